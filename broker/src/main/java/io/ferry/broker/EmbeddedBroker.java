@@ -1,0 +1,139 @@
+package io.ferry.broker;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.activemq.artemis.api.core.TransportConfiguration;
+import org.apache.activemq.artemis.core.config.FileDeploymentManager;
+import org.apache.activemq.artemis.core.config.impl.FileConfiguration;
+import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
+import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An ActiveMQ Artemis broker in this JVM, configured by a broker.xml, with the acceptor's host and
+ * port and the data directory overridable (so that tests can run two brokers on free ports).
+ */
+public final class EmbeddedBroker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedBroker.class);
+
+    private final BrokerSettings settings;
+    private final EmbeddedActiveMQ server = new EmbeddedActiveMQ();
+    private final String url;
+
+    private EmbeddedBroker(BrokerSettings settings, String url) {
+        this.settings = settings;
+        this.url = url;
+    }
+
+    /** Starts a broker and returns once it accepts connections. */
+    public static EmbeddedBroker start(BrokerSettings settings) {
+        if (!Files.isRegularFile(settings.brokerXml())) {
+            throw new BrokerStartException("broker configuration not found: " + settings.brokerXml());
+        }
+        checkPortFree(settings.host(), settings.port());
+        FileConfiguration configuration = load(settings.brokerXml());
+        configuration.setName(settings.name());
+        configuration.setAcceptorConfigurations(Set.of(acceptor(configuration, settings)));
+        Path data = settings.dataDirectory().toAbsolutePath();
+        configuration.setBrokerInstance(data.toFile());
+        configuration.setJournalDirectory(data.resolve("journal").toString());
+        configuration.setBindingsDirectory(data.resolve("bindings").toString());
+        configuration.setPagingDirectory(data.resolve("paging").toString());
+        configuration.setLargeMessagesDirectory(data.resolve("large-messages").toString());
+        configuration.setNodeManagerLockDirectory(data.toString());
+        configuration.setJMXManagementEnabled(false);
+
+        EmbeddedBroker broker = new EmbeddedBroker(settings, "tcp://" + settings.host() + ":" + settings.port());
+        broker.server.setConfiguration(configuration);
+        try {
+            broker.server.start();
+        } catch (Exception e) {
+            throw new BrokerStartException("broker '" + settings.name() + "' did not start: " + e.getMessage(), e);
+        }
+        if (!broker.server.getActiveMQServer().isActive()) {
+            broker.close();
+            throw new BrokerStartException("broker '" + settings.name() + "' did not become active");
+        }
+        LOG.info("broker '{}' listening on {} (data {})", settings.name(), broker.url, data);
+        return broker;
+    }
+
+    /** The URL clients connect with, e.g. {@code tcp://127.0.0.1:61616}. */
+    public String url() {
+        return url;
+    }
+
+    public BrokerSettings settings() {
+        return settings;
+    }
+
+    /** The number of messages waiting on a queue (0 when the queue does not exist). */
+    public long messageCount(String queue) {
+        var binding = server.getActiveMQServer().locateQueue(queue);
+        return binding == null ? 0 : binding.getMessageCount();
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+            LOG.info("broker '{}' stopped", settings.name());
+        } catch (Exception e) {
+            throw new IllegalStateException("broker '" + settings.name() + "' did not stop cleanly", e);
+        }
+    }
+
+    /** A free TCP port on the loopback interface, for tests. */
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static FileConfiguration load(Path brokerXml) {
+        FileConfiguration configuration = new FileConfiguration();
+        FileDeploymentManager deployment = new FileDeploymentManager(brokerXml.toUri().toString());
+        deployment.addDeployable(configuration);
+        try {
+            deployment.readConfiguration();
+        } catch (Exception e) {
+            throw new BrokerStartException("cannot read broker configuration " + brokerXml + ": " + e.getMessage(), e);
+        }
+        return configuration;
+    }
+
+    /** The first acceptor of the file, moved to the requested host and port; its other options are kept. */
+    private static TransportConfiguration acceptor(FileConfiguration configuration, BrokerSettings settings) {
+        List<TransportConfiguration> acceptors = List.copyOf(configuration.getAcceptorConfigurations());
+        if (acceptors.isEmpty()) {
+            throw new BrokerStartException("no <acceptor> in " + settings.brokerXml());
+        }
+        TransportConfiguration first = acceptors.get(0);
+        Map<String, Object> params = new HashMap<>(first.getParams());
+        params.put(TransportConstants.HOST_PROP_NAME, settings.host());
+        params.put(TransportConstants.PORT_PROP_NAME, settings.port());
+        return new TransportConfiguration(first.getFactoryClassName(), params, first.getName(), first.getExtraParams());
+    }
+
+    private static void checkPortFree(String host, int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(host, port));
+        } catch (IOException e) {
+            throw new BrokerStartException("port " + port + " on " + host + " is already in use (" + e.getMessage() + ")");
+        }
+    }
+}

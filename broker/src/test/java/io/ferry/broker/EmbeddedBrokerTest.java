@@ -1,0 +1,63 @@
+package io.ferry.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.jms.Message;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ferry.broker.testing.JmsTestClient;
+import io.ferry.broker.testing.ProjectDirectory;
+import io.ferry.broker.testing.TestBroker;
+
+class EmbeddedBrokerTest {
+
+    @TempDir
+    Path data;
+
+    @Test
+    void persistentMessagesSurviveARestartOnTheSamePortAndData() throws Exception {
+        try (TestBroker broker = TestBroker.started("local", data)) {
+            try (JmsTestClient client = new JmsTestClient(broker.url())) {
+                for (int i = 0; i < 3; i++) {
+                    client.send("in", client.bytes(new byte[] {(byte) i}), Map.of("seq", i));
+                }
+            }
+            assertThat(broker.messageCount("in")).isEqualTo(3);
+
+            broker.stop();
+            broker.start();
+
+            try (JmsTestClient client = new JmsTestClient(broker.url())) {
+                List<Message> received = client.drain("in", 500);
+                assertThat(received).extracting(m -> m.getIntProperty("seq")).containsExactly(0, 1, 2);
+            }
+        }
+    }
+
+    @Test
+    void aTakenPortIsReportedInOneClearLine() {
+        try (TestBroker first = TestBroker.started("local", data.resolve("a"))) {
+            int port = Integer.parseInt(first.url().substring(first.url().lastIndexOf(':') + 1));
+            BrokerSettings clash = new BrokerSettings("second", ProjectDirectory.config("local-broker.xml"),
+                    "127.0.0.1", port, data.resolve("b"));
+            assertThatThrownBy(() -> EmbeddedBroker.start(clash))
+                    .isInstanceOf(BrokerStartException.class)
+                    .hasMessage("port " + port + " on 127.0.0.1 is already in use (Address already in use)");
+        }
+    }
+
+    @Test
+    void aMissingConfigurationFileIsNamed() {
+        BrokerSettings missing = new BrokerSettings("x", data.resolve("nope.xml"), "127.0.0.1", EmbeddedBroker.freePort(), data);
+        assertThatThrownBy(() -> EmbeddedBroker.start(missing))
+                .isInstanceOf(BrokerStartException.class)
+                .hasMessageContaining("broker configuration not found").hasMessageContaining("nope.xml");
+    }
+}
