@@ -41,10 +41,13 @@ public final class EmbeddedBroker implements AutoCloseable {
         if (!Files.isRegularFile(settings.brokerXml())) {
             throw new BrokerStartException("broker configuration not found: " + settings.brokerXml());
         }
-        checkPortFree(settings.host(), settings.port());
         FileConfiguration configuration = load(settings.brokerXml());
         configuration.setName(settings.name());
-        configuration.setAcceptorConfigurations(Set.of(acceptor(configuration, settings)));
+        TransportConfiguration acceptor = acceptor(configuration, settings);
+        String host = String.valueOf(acceptor.getParams().getOrDefault(TransportConstants.HOST_PROP_NAME, "localhost"));
+        int port = Integer.parseInt(String.valueOf(acceptor.getParams().getOrDefault(TransportConstants.PORT_PROP_NAME, "61616")));
+        checkPortFree(host, port);
+        configuration.setAcceptorConfigurations(Set.of(acceptor));
         Path data = settings.dataDirectory().toAbsolutePath();
         configuration.setBrokerInstance(data.toFile());
         configuration.setJournalDirectory(data.resolve("journal").toString());
@@ -54,7 +57,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         configuration.setNodeManagerLockDirectory(data.toString());
         configuration.setJMXManagementEnabled(false);
 
-        EmbeddedBroker broker = new EmbeddedBroker(settings, "tcp://" + settings.host() + ":" + settings.port());
+        EmbeddedBroker broker = new EmbeddedBroker(settings, "tcp://" + host + ":" + port);
         broker.server.setConfiguration(configuration);
         try {
             broker.server.start();
@@ -82,6 +85,12 @@ public final class EmbeddedBroker implements AutoCloseable {
     public long messageCount(String queue) {
         var binding = server.getActiveMQServer().locateQueue(queue);
         return binding == null ? 0 : binding.getMessageCount();
+    }
+
+    /** The number of consumers attached to a queue (0 when the queue does not exist). */
+    public int consumerCount(String queue) {
+        var binding = server.getActiveMQServer().locateQueue(queue);
+        return binding == null ? 0 : binding.getConsumerCount();
     }
 
     @Override
@@ -115,7 +124,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         return configuration;
     }
 
-    /** The first acceptor of the file, moved to the requested host and port; its other options are kept. */
+    /** The first acceptor of the file, moved to the requested host and port if any; its other options are kept. */
     private static TransportConfiguration acceptor(FileConfiguration configuration, BrokerSettings settings) {
         List<TransportConfiguration> acceptors = List.copyOf(configuration.getAcceptorConfigurations());
         if (acceptors.isEmpty()) {
@@ -123,8 +132,12 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
         TransportConfiguration first = acceptors.get(0);
         Map<String, Object> params = new HashMap<>(first.getParams());
-        params.put(TransportConstants.HOST_PROP_NAME, settings.host());
-        params.put(TransportConstants.PORT_PROP_NAME, settings.port());
+        if (settings.host() != null) {
+            params.put(TransportConstants.HOST_PROP_NAME, settings.host());
+        }
+        if (settings.port() != null) {
+            params.put(TransportConstants.PORT_PROP_NAME, settings.port());
+        }
         return new TransportConfiguration(first.getFactoryClassName(), params, first.getName(), first.getExtraParams());
     }
 

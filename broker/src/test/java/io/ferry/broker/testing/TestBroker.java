@@ -54,6 +54,13 @@ public final class TestBroker implements AutoCloseable {
         return running.messageCount(queue);
     }
 
+    public synchronized int consumerCount(String queue) {
+        if (running == null) {
+            throw new IllegalStateException("broker " + settings.name() + " is not running");
+        }
+        return running.consumerCount(queue);
+    }
+
     @Override
     public void close() {
         stop();

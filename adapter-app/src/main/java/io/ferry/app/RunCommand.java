@@ -1,0 +1,63 @@
+package io.ferry.app;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import org.springframework.boot.Banner;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.event.ContextClosedEvent;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import io.ferry.app.config.ConfigException;
+import io.ferry.app.config.FerryConfigLoader;
+import io.ferry.app.config.FerryProperties;
+
+/** {@code ferry run --config file.yml}: the bridge, until Ctrl-C or SIGTERM; then the perf4j table. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = "Runs the channels of a configuration file until Ctrl-C or SIGTERM, then prints their statistics.")
+final class RunCommand implements Callable<Integer> {
+
+    static final int EXIT_BAD_CONFIG = 2;
+
+    @Option(names = {"-c", "--config"}, defaultValue = "config/ferry.yml", description = "configuration file (default: ${DEFAULT-VALUE})")
+    Path config;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        FerryProperties properties;
+        try {
+            properties = new FerryConfigLoader().load(config);
+        } catch (ConfigException e) {
+            System.err.println("ferry run: " + e.getMessage());
+            return EXIT_BAD_CONFIG;
+        }
+        CountDownLatch closed = new CountDownLatch(1);
+        ConfigurableApplicationContext context = application(properties, config).run();
+        context.addApplicationListener(event -> {
+            if (event instanceof ContextClosedEvent) {
+                closed.countDown();
+            }
+        });
+        closed.await();
+        return 0;
+    }
+
+    /** The Spring Boot application for a loaded configuration (its file's spring.* keys apply too). */
+    static SpringApplication application(FerryProperties properties, Path config) {
+        SpringApplication application = new SpringApplication(FerryApplication.class);
+        application.setBannerMode(Banner.Mode.OFF);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        application.setLogStartupInfo(false);
+        application.setDefaultProperties(Map.of(
+                // The file's spring.* and management.* keys apply too; the ferry section was bound above.
+                "spring.config.additional-location", "optional:file:" + config.toAbsolutePath()));
+        application.addInitializers(context -> context.getBeanFactory().registerSingleton("ferryProperties", properties));
+        return application;
+    }
+}

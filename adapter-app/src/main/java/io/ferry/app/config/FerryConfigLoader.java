@@ -1,0 +1,141 @@
+package io.ferry.app.config;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import jakarta.validation.Validation;
+import jakarta.validation.ValidatorFactory;
+
+import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
+import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.bind.validation.BindValidationException;
+import org.springframework.boot.context.properties.bind.validation.ValidationBindHandler;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.io.FileSystemResource;
+import org.springframework.validation.FieldError;
+import org.springframework.validation.ObjectError;
+import org.springframework.validation.beanvalidation.SpringValidatorAdapter;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+
+/**
+ * Reads, binds and checks the YAML configuration before anything connects. Every problem becomes
+ * one {@link ConfigException} line naming the key: a missing file, YAML syntax, an unknown key,
+ * a wrong value, a reference to an unknown connection, duplicate ids.
+ * {@code ${NAME:default}} placeholders are resolved from the environment and system properties.
+ */
+public final class FerryConfigLoader {
+
+    private static final String PREFIX = "ferry";
+
+    public FerryProperties load(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new ConfigException(file + ": configuration file not found");
+        }
+        if (!Files.isReadable(file)) {
+            throw new ConfigException(file + ": configuration file cannot be read");
+        }
+        StandardEnvironment environment = new StandardEnvironment();
+        List<PropertySource<?>> yaml = parse(file);
+        yaml.forEach(environment.getPropertySources()::addFirst);
+        FerryProperties properties = bind(file, Binder.get(environment), yaml);
+        checkReferences(file, properties);
+        return properties;
+    }
+
+    private static List<PropertySource<?>> parse(Path file) {
+        try {
+            List<PropertySource<?>> sources = new YamlPropertySourceLoader().load(file.toString(), new FileSystemResource(file));
+            if (sources.isEmpty()) {
+                throw new ConfigException(file + ": the file is empty; it needs a 'ferry:' section");
+            }
+            return sources;
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof ConfigException config) {
+                throw config;
+            }
+            throw new ConfigException(file + ": not valid YAML: " + yamlProblem(rootCause(e)));
+        }
+    }
+
+    /** Binds and validates; keys of the file that match nothing are errors (environment variables are not checked). */
+    private static FerryProperties bind(Path file, Binder binder, List<PropertySource<?>> yaml) {
+        try (ValidatorFactory factory = Validation.byDefaultProvider().configure()
+                .messageInterpolator(new ParameterMessageInterpolator()).buildValidatorFactory()) {
+            BindHandler handler = new ValidationBindHandler(
+                    new NoUnboundElementsBindHandler(BindHandler.DEFAULT, source -> yaml.contains(source.getUnderlyingSource())),
+                    new SpringValidatorAdapter(factory.getValidator()));
+            return binder.bind(PREFIX, Bindable.of(FerryProperties.class), handler)
+                    .orElseThrow(() -> new ConfigException(file + ": no 'ferry:' section"));
+        } catch (BindException e) {
+            throw new ConfigException(file + ": " + describe(e));
+        }
+    }
+
+    private static String describe(BindException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof BindValidationException validation) {
+            List<ObjectError> errors = validation.getValidationErrors().getAllErrors();
+            ObjectError first = errors.get(0);
+            String key = first instanceof FieldError field ? field.getField() : first.getObjectName();
+            String more = errors.size() > 1 ? " (and " + (errors.size() - 1) + " more problems)" : "";
+            return key + ": " + first.getDefaultMessage() + more;
+        }
+        if (cause instanceof UnboundConfigurationPropertiesException unbound) {
+            String key = unbound.getUnboundProperties().iterator().next().getName().toString();
+            return key + ": unknown key";
+        }
+        String key = e.getProperty() != null ? e.getProperty().getName().toString() : e.getName().toString();
+        return key + ": " + oneLine(rootCause(e).getMessage());
+    }
+
+    private static void checkReferences(Path file, FerryProperties properties) {
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < properties.channels().size(); i++) {
+            FerryProperties.Channel channel = properties.channels().get(i);
+            String key = PREFIX + ".channels[" + i + "]";
+            if (!ids.add(channel.id())) {
+                throw new ConfigException(file + ": " + key + ".id: duplicate channel id '" + channel.id() + "'");
+            }
+            checkConnection(file, properties, key + ".consume.connection", channel.consume().connection());
+            checkConnection(file, properties, key + ".produce.connection", channel.produce().connection());
+        }
+    }
+
+    private static void checkConnection(Path file, FerryProperties properties, String key, String name) {
+        if (!properties.connections().containsKey(name)) {
+            throw new ConfigException(file + ": " + key + ": unknown connection '" + name
+                    + "' (known: " + String.join(", ", properties.connections().keySet()) + ")");
+        }
+    }
+
+    private static String yamlProblem(Throwable cause) {
+        if (cause instanceof MarkedYAMLException marked && marked.getProblemMark() != null) {
+            return oneLine(marked.getProblem()) + " at line " + (marked.getProblemMark().getLine() + 1)
+                    + ", column " + (marked.getProblemMark().getColumn() + 1);
+        }
+        return oneLine(cause.getMessage());
+    }
+
+    private static Throwable rootCause(Throwable e) {
+        Throwable cause = e;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    private static String oneLine(String message) {
+        return message == null ? "" : message.replaceAll("\\s*\\R\\s*", " ").trim();
+    }
+}

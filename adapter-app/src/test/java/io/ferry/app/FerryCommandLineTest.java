@@ -1,0 +1,66 @@
+package io.ferry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FerryCommandLineTest {
+
+    @TempDir
+    Path dir;
+
+    private record Result(int exitCode, String err) {
+    }
+
+    private Result run(String... args) {
+        PrintStream savedErr = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            int code = FerryMain.commandLine().execute(args);
+            return new Result(code, err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(savedErr);
+        }
+    }
+
+    @Test
+    void aMissingConfigFileIsOneLineAndExitCodeTwo() {
+        Path missing = dir.resolve("absent.yml");
+        Result result = run("run", "--config", missing.toString());
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo("ferry run: " + missing + ": configuration file not found" + System.lineSeparator());
+    }
+
+    @Test
+    void aMalformedConfigFileIsOneLineAndExitCodeTwo() throws Exception {
+        Path file = dir.resolve("bad.yml");
+        Files.writeString(file, "ferry:\n  connections: {local: {url: 'tcp://h:1'}}\n  channels: [{id: x}]\n");
+        Result result = run("run", "-c", file.toString());
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err().lines()).hasSize(1);
+        assertThat(result.err()).startsWith("ferry run: " + file + ": ").contains("must not be null");
+    }
+
+    @Test
+    void aBrokerWithAMissingConfigurationSaysSo() {
+        Result result = run("broker", "--name", "local", "--config", dir.resolve("none.xml").toString(),
+                "--data", dir.resolve("data").toString());
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.err()).startsWith("ferry broker: broker configuration not found:");
+    }
+
+    @Test
+    void anUnknownBrokerNameIsRefused() {
+        Result result = run("broker", "--name", "middle");
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).contains("Invalid value for option '--name'");
+    }
+}

@@ -1,0 +1,120 @@
+package io.ferry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.ferry.app.config.ConfigException;
+import io.ferry.app.config.FerryConfigLoader;
+import io.ferry.app.config.FerryProperties;
+import io.ferry.broker.testing.ProjectDirectory;
+
+class FerryConfigLoaderTest {
+
+    private static final String VALID = """
+            ferry:
+              connections:
+                local: {url: "tcp://127.0.0.1:61616"}
+                remote: {url: "tcp://127.0.0.1:61617", user: bridge, password: "${FERRY_TEST_PASSWORD:secret}"}
+              channels:
+                - id: a-to-b
+                  consume: {connection: local, queue: in}
+                  produce: {connection: remote, queue: out}
+            """;
+
+    @TempDir
+    Path dir;
+
+    private final FerryConfigLoader loader = new FerryConfigLoader();
+
+    private Path write(String yaml) throws IOException {
+        Path file = dir.resolve("ferry.yml");
+        Files.writeString(file, yaml);
+        return file;
+    }
+
+    @Test
+    void theShippedConfigurationIsValidAndBridgesInToOut() {
+        FerryProperties properties = loader.load(ProjectDirectory.config("ferry.yml"));
+        assertThat(properties.connections()).containsOnlyKeys("local", "remote");
+        assertThat(properties.connections().get("local").url()).isEqualTo("tcp://127.0.0.1:61616");
+        assertThat(properties.connections().get("remote").url()).isEqualTo("tcp://127.0.0.1:61617");
+        FerryProperties.Channel channel = properties.channels().get(0);
+        assertThat(channel.consume().queue()).isEqualTo("in");
+        assertThat(channel.produce().queue()).isEqualTo("out");
+        assertThat(properties.profiling().timeSlice()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void defaultsAndPlaceholdersApply() throws IOException {
+        FerryProperties properties = loader.load(write(VALID));
+        assertThat(properties.connections().get("remote").password()).isEqualTo("secret");
+        FerryProperties.Channel channel = properties.channels().get(0);
+        assertThat(channel.workflow().type()).isEqualTo(FerryProperties.WorkflowType.STANDARD);
+        assertThat(channel.workflow().id()).isNull();
+        assertThat(channel.workflow().drainTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(properties.profiling().logSlices()).isFalse();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            unknown connection name | 'produce: {connection: remote, queue: out}' | 'produce: {connection: nowhere, queue: out}' | ferry.channels[0].produce.connection: unknown connection 'nowhere' (known: local, remote)
+            bad URL                 | 'url: "tcp://127.0.0.1:61616"'              | 'url: "http://x"'                           | url: must be an Artemis URL such as tcp://127.0.0.1:61616
+            missing queue           | 'consume: {connection: local, queue: in}'   | 'consume: {connection: local}'               | queue: must not be blank
+            unknown workflow type   | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {type: teleport}' | ferry.channels[0].workflow.type: No enum constant
+            unknown key             | '- id: a-to-b'                              | '- id: a-to-b\\n      colour: blue'          | ferry.channels[0].colour: unknown key
+            bad duration            | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {drain-timeout: soon}' | ferry.channels[0].workflow.drain-timeout:
+            """)
+    void eachProblemIsOneLineNamingTheKey(String kind, String replace, String with, String expected) throws IOException {
+        String yaml = VALID.replace(replace, with.replace("\\n", "\n"));
+        assertThat(yaml).as("test setup for %s", kind).isNotEqualTo(VALID);
+        Path file = write(yaml);
+        assertThatThrownBy(() -> loader.load(file))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(file + ": ")
+                .hasMessageContaining(expected)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    }
+
+    @Test
+    void duplicateChannelIdsAreRefused() throws IOException {
+        String twice = VALID + """
+                    - id: a-to-b
+                      consume: {connection: local, queue: in2}
+                      produce: {connection: remote, queue: out2}
+                """;
+        Path file = write(twice);
+        assertThatThrownBy(() -> loader.load(file)).hasMessageEndingWith("ferry.channels[1].id: duplicate channel id 'a-to-b'");
+    }
+
+    @Test
+    void noConnectionsAtAll() throws IOException {
+        Path file = write("ferry:\n  channels:\n    - id: x\n      consume: {connection: a, queue: q}\n      produce: {connection: b, queue: q}\n");
+        assertThatThrownBy(() -> loader.load(file)).hasMessageContaining("connections: must not be empty");
+    }
+
+    @Test
+    void missingFileEmptyFileAndBrokenYaml() throws IOException {
+        Path missing = dir.resolve("missing.yml");
+        assertThatThrownBy(() -> loader.load(missing)).hasMessage(missing + ": configuration file not found");
+
+        Path empty = write("");
+        assertThatThrownBy(() -> loader.load(empty)).hasMessageContaining("the file is empty");
+
+        Path broken = write("ferry:\n  connections: [\n");
+        assertThatThrownBy(() -> loader.load(broken)).hasMessageStartingWith(broken + ": not valid YAML: ")
+                .hasMessageContaining("line 3");
+
+        Path noSection = write("other: {a: 1}\n");
+        assertThatThrownBy(() -> loader.load(noSection)).hasMessage(noSection + ": no 'ferry:' section");
+    }
+}

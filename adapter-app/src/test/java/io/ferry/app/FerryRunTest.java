@@ -1,0 +1,70 @@
+package io.ferry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.ferry.app.config.FerryConfigLoader;
+import io.ferry.broker.testing.JmsTestClient;
+import io.ferry.broker.testing.TestBroker;
+
+/** The application as `ferry run` starts it, against two real brokers. */
+class FerryRunTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void bridgesTheConfiguredChannelAndPrintsThePerf4jTableOnShutdown() throws Exception {
+        try (TestBroker local = TestBroker.started("local", dir.resolve("local"));
+             TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
+            Path config = dir.resolve("ferry.yml");
+            Files.writeString(config, """
+                    ferry:
+                      connections:
+                        local: {url: "%s"}
+                        remote: {url: "%s", password: "${FERRY_RUN_TEST_PASSWORD:top-secret}"}
+                      channels:
+                        - id: run-test
+                          consume: {connection: local, queue: in}
+                          produce: {connection: remote, queue: out}
+                    """.formatted(local.url(), remote.url()));
+            int count = 300;
+            try (JmsTestClient client = new JmsTestClient(local.url())) {
+                for (int i = 0; i < count; i++) {
+                    client.send("in", client.bytes(new byte[3072]), Map.of("seq", i));
+                }
+            }
+
+            ByteArrayOutputStream printed = new ByteArrayOutputStream();
+            PrintStream savedOut = System.out;
+            System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+            try {
+                ConfigurableApplicationContext context = RunCommand.application(new FerryConfigLoader().load(config), config).run();
+                await().atMost(Duration.ofSeconds(60)).until(() -> remote.messageCount("out") == count);
+                context.close();
+            } finally {
+                System.setOut(savedOut);
+            }
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> local.messageCount("in") == 0);
+            String output = printed.toString(StandardCharsets.UTF_8);
+            assertThat(output).contains("Performance Statistics   ");
+            assertThat(output).containsPattern("PtpProducer\\.produce\\(\\) +[0-9.]+ +\\d+ +\\d+ +[0-9.]+ +300\\R");
+            assertThat(output).containsPattern("StandardWorkflow\\(run-test\\) +[0-9.]+ +\\d+ +\\d+ +[0-9.]+ +300\\R");
+            assertThat(output).contains("Tag (us)", "p99.9");
+            assertThat(output).doesNotContain("top-secret");
+        }
+    }
+}

@@ -1,0 +1,9 @@
+package io.ferry.core;
+
+/** A message arrived that the adapter cannot carry (an unsupported JMS message type, an unreadable body). */
+public final class UntranslatableMessageException extends ServiceException {
+
+    public UntranslatableMessageException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

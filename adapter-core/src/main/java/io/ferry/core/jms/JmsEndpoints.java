@@ -1,0 +1,52 @@
+package io.ferry.core.jms;
+
+import jakarta.jms.JMSException;
+
+import io.ferry.core.ConsumeException;
+import io.ferry.core.Consumer;
+import io.ferry.core.MessageEndpoints;
+import io.ferry.core.ProduceException;
+import io.ferry.core.Producer;
+
+/** A channel's two ends: a queue on the source broker and a queue on the target broker. */
+public final class JmsEndpoints implements MessageEndpoints {
+
+    private final SharedConnection source;
+    private final String sourceQueue;
+    private final SharedConnection target;
+    private final String targetQueue;
+    private final JmsMessageTranslator translator = new JmsMessageTranslator();
+
+    public JmsEndpoints(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue) {
+        this.source = new SharedConnection(source);
+        this.sourceQueue = sourceQueue;
+        this.target = new SharedConnection(target);
+        this.targetQueue = targetQueue;
+    }
+
+    @Override
+    public Consumer openConsumer() throws ConsumeException {
+        try {
+            return new JmsConsumer(source, sourceQueue, translator);
+        } catch (JMSException e) {
+            source.reportFailure(e);
+            throw new ConsumeException("cannot consume from " + sourceQueue + " on " + source.settings() + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Producer openProducer() throws ProduceException {
+        try {
+            return new PtpProducer(target, targetQueue, translator);
+        } catch (JMSException e) {
+            target.reportFailure(e);
+            throw new ProduceException("cannot produce to " + targetQueue + " on " + target.settings() + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        source.close();
+        target.close();
+    }
+}

@@ -1,0 +1,94 @@
+package io.ferry.core.jms;
+
+import jakarta.jms.Connection;
+import jakarta.jms.JMSException;
+import jakarta.jms.Session;
+
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One JMS connection to a broker, shared by a channel's workers; each worker takes sessions from it.
+ * The connection is opened on first use and opened again on the next use after it failed, so the
+ * workers' own back-off paces reconnection. State changes are logged once each, never per message.
+ *
+ * <p>Artemis's own client reconnection stays off (its default): a worker must see a lost remote
+ * broker at once, stop consuming, and leave the source messages on the local broker.
+ */
+public final class SharedConnection implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SharedConnection.class);
+
+    private final ConnectionSettings settings;
+    private final ActiveMQConnectionFactory factory;
+    private Connection connection;
+    private boolean failed;
+    private boolean everConnected;
+
+    public SharedConnection(ConnectionSettings settings) {
+        this.settings = settings;
+        this.factory = new ActiveMQConnectionFactory(settings.url(), settings.user(), settings.password());
+    }
+
+    public ConnectionSettings settings() {
+        return settings;
+    }
+
+    /** A new session on the connection, connecting (again) first when needed. */
+    public synchronized Session createSession(int acknowledgeMode) throws JMSException {
+        if (connection == null || failed) {
+            connect();
+        }
+        try {
+            return connection.createSession(false, acknowledgeMode);
+        } catch (JMSException e) {
+            markFailed(connection, e);
+            throw e;
+        }
+    }
+
+    /** Called when a session of this connection failed: the next session comes from a new connection. */
+    public synchronized void reportFailure(JMSException cause) {
+        markFailed(connection, cause);
+    }
+
+    private void connect() throws JMSException {
+        closeQuietly();
+        Connection fresh = factory.createConnection();
+        try {
+            fresh.setExceptionListener(e -> markFailed(fresh, e));
+            fresh.start();
+        } catch (JMSException e) {
+            fresh.close();
+            throw e;
+        }
+        connection = fresh;
+        failed = false;
+        LOG.info("{} broker {}: {}", settings.name(), everConnected ? "reconnected" : "connected", settings);
+        everConnected = true;
+    }
+
+    private synchronized void markFailed(Connection which, Exception cause) {
+        if (which != null && which == connection && !failed) {
+            failed = true;
+            LOG.warn("{} broker connection lost: {}", settings.name(), cause.getMessage());
+        }
+    }
+
+    private void closeQuietly() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (JMSException ignored) {
+                // It already failed; closing is only tidying up.
+            }
+            connection = null;
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closeQuietly();
+    }
+}
