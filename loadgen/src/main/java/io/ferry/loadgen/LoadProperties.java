@@ -1,0 +1,27 @@
+package io.ferry.loadgen;
+
+import java.util.zip.CRC32;
+
+/**
+ * The JMS properties every load message carries, so that the sink can account for it without
+ * knowing anything of what carried it: which run, which producer, which sequence number, a payload
+ * checksum, and when it was sent.
+ */
+public final class LoadProperties {
+
+    public static final String RUN_ID = "ferryLoadRunId";
+    public static final String PRODUCER_ID = "ferryLoadProducer";
+    public static final String SEQUENCE = "ferryLoadSeq";
+    public static final String CHECKSUM = "ferryLoadCrc32";
+    public static final String SENT_AT_MICROS = "ferryLoadSentAtMicros";
+
+    private LoadProperties() {
+    }
+
+    /** The CRC-32 of a payload, as carried in {@link #CHECKSUM}. */
+    public static long checksum(byte[] payload) {
+        CRC32 crc = new CRC32();
+        crc.update(payload);
+        return crc.getValue();
+    }
+}
