@@ -1,6 +1,8 @@
 package io.ferry.app;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,7 +10,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
+import io.ferry.app.config.ConfigException;
 import io.ferry.app.config.FerryProperties;
+import io.ferry.core.Backoff;
+import io.ferry.core.Service;
+import io.ferry.core.event.LifecycleEventPublisher;
+import io.ferry.core.event.LifecycleEventSink;
 import io.ferry.core.jms.ConnectionSettings;
 import io.ferry.core.jms.JmsEndpoints;
 import io.ferry.profiling.PercentileTableFormatter;
@@ -16,50 +23,92 @@ import io.ferry.profiling.PerfTableFormatter;
 import io.ferry.profiling.StatisticsSnapshot;
 import io.ferry.profiling.TimeSlicer;
 import io.ferry.profiling.TimingRegistry;
+import io.ferry.workflow.AbstractWorkflow;
+import io.ferry.workflow.PoolingWorkflow;
+import io.ferry.workflow.ServiceFactories;
 import io.ferry.workflow.StandardWorkflow;
-import io.ferry.workflow.WorkerSettings;
+import io.ferry.workflow.WorkflowSettings;
 
 /**
- * Starts every configured channel with the application and stops them (draining in-flight messages)
- * when it shuts down, then prints the perf4j table and the microsecond table of what was handled.
+ * Every configured channel: built (services included) when this is constructed, before anything
+ * connects, so a bad service setting stops start-up with one line; started with the application,
+ * and stopped (draining in-flight messages) when it shuts down, after which the perf4j table and the
+ * microsecond table are printed.
  */
 final class FerryChannels implements SmartLifecycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(FerryChannels.class);
 
     private final FerryProperties properties;
+    private final Path configFile;
     private final TimingRegistry registry;
     private final PrintStream out;
+    private final List<RunningChannel> built = new ArrayList<>();
     private final List<RunningChannel> running = new ArrayList<>();
+    private LifecycleEventPublisher events;
     private TimeSlicer slicer;
 
-    FerryChannels(FerryProperties properties, TimingRegistry registry, PrintStream out) {
+    /** @throws ConfigException when a service cannot be made from its settings */
+    FerryChannels(FerryProperties properties, Path configFile, TimingRegistry registry, PrintStream out) {
         this.properties = properties;
+        this.configFile = configFile;
         this.registry = registry;
         this.out = out;
+        ServiceFactories factories = new ServiceFactories();
+        for (int i = 0; i < properties.channels().size(); i++) {
+            built.add(build(properties.channels().get(i), i, factories));
+        }
     }
 
-    private record RunningChannel(FerryProperties.Channel config, JmsEndpoints endpoints, StandardWorkflow workflow) {
+    private record RunningChannel(FerryProperties.Channel config, JmsEndpoints endpoints, AbstractWorkflow workflow) {
     }
 
     @Override
     public synchronized void start() {
         registry.reset();
-        for (FerryProperties.Channel channel : properties.channels()) {
-            JmsEndpoints endpoints = new JmsEndpoints(
-                    connection(channel.consume().connection()), channel.consume().queue(),
-                    connection(channel.produce().connection()), channel.produce().queue());
-            String workflowId = channel.workflow().id() != null ? channel.workflow().id() : channel.id();
-            StandardWorkflow workflow = new StandardWorkflow(workflowId, List.of(), endpoints, WorkerSettings.DEFAULT);
-            workflow.start();
-            running.add(new RunningChannel(channel, endpoints, workflow));
-            LOG.info("channel {} started: {} {} -> {} {}", channel.id(), channel.consume().connection(),
-                    channel.consume().queue(), channel.produce().connection(), channel.produce().queue());
+        boolean anySendsEvents = properties.channels().stream().anyMatch(c -> c.workflow().sendEvents());
+        if (anySendsEvents) {
+            FerryProperties.Events config = properties.events();
+            events = new LifecycleEventPublisher(connection(config.connection()), config.topic(), config.queueCapacity(),
+                    config.batchSize(), Backoff.DEFAULT, registry);
+        }
+        for (RunningChannel channel : built) {
+            channel.workflow().start();
+            running.add(channel);
+            FerryProperties.Channel config = channel.config();
+            LOG.info("channel {} started: {} {} -> {} {}", config.id(), config.consume().connection(),
+                    config.consume().queue(), config.produce().connection(), config.produce().queue());
         }
         if (properties.profiling().logSlices()) {
             PerfTableFormatter table = new PerfTableFormatter();
             slicer = new TimeSlicer(registry, properties.profiling().timeSlice(), slice -> LOG.info("\n{}", table.format(slice)));
         }
+    }
+
+    private RunningChannel build(FerryProperties.Channel channel, int index, ServiceFactories factories) {
+        FerryProperties.Workflow config = channel.workflow();
+        List<Service> services = new ArrayList<>();
+        for (int s = 0; s < config.services().size(); s++) {
+            FerryProperties.ServiceDefinition definition = config.services().get(s);
+            try {
+                services.add(factories.create(definition.type(), definition.id(), definition.settings()));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(configFile + ": ferry.channels[" + index + "].workflow.services[" + s + "]: " + e.getMessage());
+            }
+        }
+        JmsEndpoints endpoints = new JmsEndpoints(
+                connection(channel.consume().connection()), channel.consume().queue(),
+                connection(channel.produce().connection()), channel.produce().queue(), channel.errorQueue());
+        String workflowId = config.id() != null ? config.id() : channel.id();
+        WorkflowSettings settings = WorkflowSettings.of(channel.id(), workflowId)
+                .withSendEvents(config.sendEvents()).withMaxAttempts(config.maxAttempts());
+        // The publisher starts with the channels; until then there is nothing to publish.
+        LifecycleEventSink sink = event -> events.publish(event);
+        AbstractWorkflow workflow = switch (config.type()) {
+            case STANDARD -> new StandardWorkflow(settings, services, endpoints, sink);
+            case POOLING -> new PoolingWorkflow(settings, config.poolSize(), services, endpoints, sink);
+        };
+        return new RunningChannel(channel, endpoints, workflow);
     }
 
     private ConnectionSettings connection(String name) {
@@ -78,6 +127,10 @@ final class FerryChannels implements SmartLifecycle {
             LOG.info("channel {} stopped", channel.config().id());
         }
         running.clear();
+        built.clear();
+        if (events != null) {
+            events.close(Duration.ofSeconds(5));
+        }
         StatisticsSnapshot totals = registry.cumulative();
         out.println();
         out.print(new PerfTableFormatter().format(totals));

@@ -17,6 +17,7 @@ import picocli.CommandLine.Option;
 import io.ferry.app.config.ConfigException;
 import io.ferry.app.config.FerryConfigLoader;
 import io.ferry.app.config.FerryProperties;
+import io.ferry.profiling.TimingRegistry;
 
 /** {@code ferry run --config file.yml}: the bridge, until Ctrl-C or SIGTERM; then the perf4j table. */
 @Command(name = "run", mixinStandardHelpOptions = true,
@@ -37,8 +38,15 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("ferry run: " + e.getMessage());
             return EXIT_BAD_CONFIG;
         }
+        FerryChannels channels;
+        try {
+            channels = new FerryChannels(properties, config, TimingRegistry.global(), System.out);
+        } catch (ConfigException e) {
+            System.err.println("ferry run: " + e.getMessage());
+            return EXIT_BAD_CONFIG;
+        }
         CountDownLatch closed = new CountDownLatch(1);
-        ConfigurableApplicationContext context = application(properties, config).run();
+        ConfigurableApplicationContext context = application(channels, config).run();
         context.addApplicationListener(event -> {
             if (event instanceof ContextClosedEvent) {
                 closed.countDown();
@@ -48,8 +56,8 @@ final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The Spring Boot application for a loaded configuration (its file's spring.* keys apply too). */
-    static SpringApplication application(FerryProperties properties, Path config) {
+    /** The Spring Boot application that runs built channels (the config file's spring.* keys apply too). */
+    static SpringApplication application(FerryChannels channels, Path config) {
         SpringApplication application = new SpringApplication(FerryApplication.class);
         application.setBannerMode(Banner.Mode.OFF);
         application.setWebApplicationType(WebApplicationType.NONE);
@@ -57,7 +65,7 @@ final class RunCommand implements Callable<Integer> {
         application.setDefaultProperties(Map.of(
                 // The file's spring.* and management.* keys apply too; the ferry section was bound above.
                 "spring.config.additional-location", "optional:file:" + config.toAbsolutePath()));
-        application.addInitializers(context -> context.getBeanFactory().registerSingleton("ferryProperties", properties));
+        application.addInitializers(context -> context.getBeanFactory().registerSingleton("ferryChannels", channels));
         return application;
     }
 }

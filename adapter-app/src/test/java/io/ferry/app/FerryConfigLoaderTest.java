@@ -49,6 +49,7 @@ class FerryConfigLoaderTest {
         assertThat(properties.connections().get("local").url()).isEqualTo("tcp://127.0.0.1:61616");
         assertThat(properties.connections().get("remote").url()).isEqualTo("tcp://127.0.0.1:61617");
         FerryProperties.Channel channel = properties.channels().get(0);
+        assertThat(channel.workflow().type()).isEqualTo(FerryProperties.WorkflowType.POOLING);
         assertThat(channel.consume().queue()).isEqualTo("in");
         assertThat(channel.produce().queue()).isEqualTo("out");
         assertThat(properties.profiling().timeSlice()).isEqualTo(Duration.ofSeconds(30));
@@ -62,6 +63,13 @@ class FerryConfigLoaderTest {
         assertThat(channel.workflow().type()).isEqualTo(FerryProperties.WorkflowType.STANDARD);
         assertThat(channel.workflow().id()).isNull();
         assertThat(channel.workflow().drainTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(channel.workflow().poolSize()).isEqualTo(10);
+        assertThat(channel.workflow().sendEvents()).isTrue();
+        assertThat(channel.workflow().maxAttempts()).isEqualTo(3);
+        assertThat(channel.workflow().services()).isEmpty();
+        assertThat(channel.errorQueue()).isEqualTo("ferry.errors");
+        assertThat(properties.events().connection()).isEqualTo("local");
+        assertThat(properties.events().topic()).isEqualTo("ferry.events");
         assertThat(properties.profiling().logSlices()).isFalse();
     }
 
@@ -73,6 +81,11 @@ class FerryConfigLoaderTest {
             unknown workflow type   | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {type: teleport}' | ferry.channels[0].workflow.type: No enum constant
             unknown key             | '- id: a-to-b'                              | '- id: a-to-b\\n      colour: blue'          | ferry.channels[0].colour: unknown key
             bad duration            | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {drain-timeout: soon}' | ferry.channels[0].workflow.drain-timeout:
+            pool size zero          | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {type: pooling, pool-size: 0}' | poolSize: must be greater than or equal to 1
+            unknown service type    | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {services: [{id: s, type: teleport}]}' | ferry.channels[0].workflow.services[0].type: unknown service type 'teleport'
+            duplicate service ids   | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {services: [{id: s, type: delay}, {id: s, type: delay}]}' | ferry.channels[0].workflow.services[1].id: duplicate service id 's'
+            unknown events connection | 'channels:'                               | 'events: {connection: nowhere}\\n  channels:' | ferry.events.connection: unknown connection 'nowhere'
+            max attempts zero       | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {max-attempts: 0}' | maxAttempts: must be greater than or equal to 1
             """)
     void eachProblemIsOneLineNamingTheKey(String kind, String replace, String with, String expected) throws IOException {
         String yaml = VALID.replace(replace, with.replace("\\n", "\n"));

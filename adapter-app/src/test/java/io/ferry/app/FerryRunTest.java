@@ -18,6 +18,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import io.ferry.app.config.FerryConfigLoader;
 import io.ferry.broker.testing.JmsTestClient;
 import io.ferry.broker.testing.TestBroker;
+import io.ferry.profiling.TimingRegistry;
 
 /** The application as `ferry run` starts it, against two real brokers. */
 class FerryRunTest {
@@ -39,6 +40,7 @@ class FerryRunTest {
                         - id: run-test
                           consume: {connection: local, queue: in}
                           produce: {connection: remote, queue: out}
+                          workflow: {type: pooling, pool-size: 4}
                     """.formatted(local.url(), remote.url()));
             int count = 300;
             try (JmsTestClient client = new JmsTestClient(local.url())) {
@@ -51,7 +53,9 @@ class FerryRunTest {
             PrintStream savedOut = System.out;
             System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
             try {
-                ConfigurableApplicationContext context = RunCommand.application(new FerryConfigLoader().load(config), config).run();
+                FerryChannels channels = new FerryChannels(new FerryConfigLoader().load(config), config,
+                        TimingRegistry.global(), System.out);
+                ConfigurableApplicationContext context = RunCommand.application(channels, config).run();
                 await().atMost(Duration.ofSeconds(60)).until(() -> remote.messageCount("out") == count);
                 context.close();
             } finally {
@@ -62,7 +66,9 @@ class FerryRunTest {
             String output = printed.toString(StandardCharsets.UTF_8);
             assertThat(output).contains("Performance Statistics   ");
             assertThat(output).containsPattern("PtpProducer\\.produce\\(\\) +[0-9.]+ +\\d+ +\\d+ +[0-9.]+ +300\\R");
-            assertThat(output).containsPattern("StandardWorkflow\\(run-test\\) +[0-9.]+ +\\d+ +\\d+ +[0-9.]+ +300\\R");
+            assertThat(output).containsPattern("PoolingWorkflow\\(run-test\\) +[0-9.]+ +\\d+ +\\d+ +[0-9.]+ +300\\R");
+            assertThat(output).containsPattern("PoolingWorkflow\\.sendMessageLifecycleEvent\\(\\) +[0-9.]+ +\\d+ +\\d+ +[0-9.]+ +300\\R");
+            assertThat(output).containsPattern("LifecycleEventPublisher\\.published +300\\R");
             assertThat(output).contains("Tag (us)", "p99.9");
             assertThat(output).doesNotContain("top-secret");
         }

@@ -22,6 +22,15 @@ public interface Consumer extends AutoCloseable {
     /** Hands every unacknowledged message back to the source for redelivery. */
     void recover() throws ConsumeException;
 
+    /** How often the last received message has been delivered, this delivery included (1 the first time). */
+    int lastDeliveryAttempt();
+
+    /**
+     * Moves the last received message, unchanged, to the error destination with the rejection's
+     * details as properties, then acknowledges it. When this throws, the message stays on the source.
+     */
+    void moveToErrorDestination(Rejection rejection) throws ConsumeException;
+
     /** Closes the consumer; unacknowledged messages go back to the source. Never throws. */
     @Override
     void close();

@@ -5,10 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
+import io.ferry.core.event.MessageLifecycleEvent;
+
 /**
  * The adapter's own message: the payload as bytes, the kind of JMS message it came from (so it can
  * leave as the same kind), metadata (every JMS property, with its type), delivery mode and priority,
- * and a unique id (the source message's JMS message id).
+ * a unique id (the source message's JMS message id), and its lifecycle event.
  *
  * <p>Not thread-safe: one worker owns a message from consume to produce.
  */
@@ -23,6 +25,7 @@ public final class FerryMessage {
     private byte[] payload;
     private boolean persistent = true;
     private int priority = 4;
+    private MessageLifecycleEvent lifecycleEvent;
 
     public FerryMessage(String id, PayloadType payloadType, byte[] payload) {
         this.id = Objects.requireNonNull(id, "id");
@@ -76,6 +79,15 @@ public final class FerryMessage {
 
     public void setPriority(int priority) {
         this.priority = priority;
+    }
+
+    /** The lifecycle event of this message's way through the current workflow (null before the workflow took it). */
+    public MessageLifecycleEvent lifecycleEvent() {
+        return lifecycleEvent;
+    }
+
+    public void setLifecycleEvent(MessageLifecycleEvent lifecycleEvent) {
+        this.lifecycleEvent = lifecycleEvent;
     }
 
     @Override

@@ -1,9 +1,11 @@
 package io.ferry.core;
 
 /** A message arrived that the adapter cannot carry (an unsupported JMS message type, an unreadable body). */
-public final class UntranslatableMessageException extends ServiceException {
+public final class UntranslatableMessageException extends MessageRejectedException {
+
+    public static final String STAGE = "JmsConsumer";
 
     public UntranslatableMessageException(String message, Throwable cause) {
-        super(message, cause);
+        super(STAGE, message, cause);
     }
 }

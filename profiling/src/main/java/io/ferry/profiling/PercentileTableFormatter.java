@@ -29,6 +29,10 @@ public final class PercentileTableFormatter {
                     stats.maxNanos() / NANOS_PER_MICRO,
                     stats.stdDevNanos() / NANOS_PER_MICRO));
         }
+        if (!snapshot.counters().isEmpty()) {
+            out.append(String.format(Locale.ROOT, "%n%-48s%10s%n", "Counter", "Count"));
+            snapshot.counters().forEach((name, count) -> out.append(String.format(Locale.ROOT, "%-48s%10d%n", name, count)));
+        }
         return out.toString();
     }
 }

@@ -2,6 +2,7 @@ package io.ferry.profiling;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -33,13 +34,13 @@ public final class StatisticsJson {
     }
 
     /** The JSON form of a snapshot. */
-    public record SnapshotFigures(String start, String end, List<TagFigures> tags) {
+    public record SnapshotFigures(String start, String end, List<TagFigures> tags, Map<String, Long> counters) {
     }
 
     public SnapshotFigures figures(StatisticsSnapshot snapshot) {
         List<TagFigures> tags = new ArrayList<>();
         snapshot.byTag().values().forEach(stats -> tags.add(TagFigures.of(stats)));
-        return new SnapshotFigures(snapshot.start().toString(), snapshot.end().toString(), tags);
+        return new SnapshotFigures(snapshot.start().toString(), snapshot.end().toString(), tags, snapshot.counters());
     }
 
     public String toJson(StatisticsSnapshot snapshot) {

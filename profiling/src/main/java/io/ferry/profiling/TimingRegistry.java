@@ -20,7 +20,9 @@ public final class TimingRegistry {
     private static final TimingRegistry GLOBAL = new TimingRegistry(Clock.systemDefaultZone());
 
     private final ConcurrentHashMap<String, Timer> timers = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
     private final Function<String, Timer> newTimer = Timer::new;
+    private final Function<String, Counter> newCounter = Counter::new;
     private final Clock clock;
     private Instant cumulativeStart;
     private Instant sliceStart;
@@ -43,17 +45,25 @@ public final class TimingRegistry {
         return timer != null ? timer : timers.computeIfAbsent(tag, newTimer);
     }
 
+    /** The counter of a name, created on first use. Keep it: incrementing is then lock-free. */
+    public Counter counter(String name) {
+        Counter counter = counters.get(name);
+        return counter != null ? counter : counters.computeIfAbsent(name, newCounter);
+    }
+
     /** Everything recorded since this registry was created or last {@link #reset()}. */
     public synchronized StatisticsSnapshot cumulative() {
         drainAll();
-        return snapshot(cumulativeStart, Timer::cumulativeStatistics);
+        return snapshot(cumulativeStart, Timer::cumulativeStatistics, Counter::cumulative);
     }
 
     /** Ends the current time slice, returns its statistics and starts the next slice. */
     public synchronized StatisticsSnapshot closeSlice() {
         drainAll();
-        StatisticsSnapshot slice = snapshot(sliceStart, Timer::sliceStatistics);
+        Map<String, Long> totals = counterTotals();
+        StatisticsSnapshot slice = snapshot(sliceStart, Timer::sliceStatistics, Counter::slice, totals);
         timers.values().forEach(Timer::resetSlice);
+        counters.values().forEach(counter -> counter.startSlice(totals.get(counter.name())));
         sliceStart = slice.end();
         lastSlice = slice;
         return slice;
@@ -68,6 +78,7 @@ public final class TimingRegistry {
     public synchronized void reset() {
         drainAll();
         timers.values().forEach(Timer::resetAll);
+        counters.values().forEach(counter -> counter.reset(counter.read()));
         cumulativeStart = clock.instant();
         sliceStart = cumulativeStart;
         lastSlice = null;
@@ -77,7 +88,20 @@ public final class TimingRegistry {
         timers.values().forEach(Timer::drain);
     }
 
-    private StatisticsSnapshot snapshot(Instant start, Function<Timer, TagStatistics> statistics) {
+    /** Reads every counter once, so a slice and the next start from the same values. */
+    private Map<String, Long> counterTotals() {
+        Map<String, Long> totals = new TreeMap<>();
+        counters.values().forEach(counter -> totals.put(counter.name(), counter.read()));
+        return totals;
+    }
+
+    private StatisticsSnapshot snapshot(Instant start, Function<Timer, TagStatistics> statistics,
+                                        CounterReading reading) {
+        return snapshot(start, statistics, reading, counterTotals());
+    }
+
+    private StatisticsSnapshot snapshot(Instant start, Function<Timer, TagStatistics> statistics,
+                                        CounterReading reading, Map<String, Long> totals) {
         Map<String, TagStatistics> byTag = new TreeMap<>();
         for (Timer timer : timers.values()) {
             TagStatistics tagStatistics = statistics.apply(timer);
@@ -85,6 +109,15 @@ public final class TimingRegistry {
                 byTag.put(timer.tag(), tagStatistics);
             }
         }
-        return new StatisticsSnapshot(start, clock.instant(), new TreeMap<>(byTag));
+        Map<String, Long> counts = new TreeMap<>();
+        for (Counter counter : counters.values()) {
+            counts.put(counter.name(), reading.value(counter, totals.get(counter.name())));
+        }
+        return new StatisticsSnapshot(start, clock.instant(), new TreeMap<>(byTag), new TreeMap<>(counts));
+    }
+
+    @FunctionalInterface
+    private interface CounterReading {
+        long value(Counter counter, long total);
     }
 }

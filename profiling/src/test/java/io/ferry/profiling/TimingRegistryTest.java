@@ -149,4 +149,37 @@ class TimingRegistryTest {
         assertThat(stats.minNanos()).isZero();
         assertThat(stats.maxNanos()).isEqualTo(2 * Timer.HIGHEST_TRACKABLE_NANOS);
     }
+
+    @Test
+    void countersCountPerSliceAndCumulativelyWithoutLosingIncrementsUnderLoad() throws Exception {
+        Counter dropped = registry.counter("events.dropped");
+        dropped.add(5);
+        assertThat(registry.closeSlice().counter("events.dropped")).isEqualTo(5);
+        dropped.increment();
+        assertThat(registry.closeSlice().counter("events.dropped")).isEqualTo(1);
+        assertThat(registry.cumulative().counter("events.dropped")).isEqualTo(6);
+
+        AtomicBoolean running = new AtomicBoolean(true);
+        long[] written = new long[1];
+        Thread writer = new Thread(() -> {
+            while (running.get()) {
+                dropped.increment();
+                written[0]++;
+            }
+        });
+        writer.start();
+        long sliced = 0;
+        for (int i = 0; i < 100; i++) {
+            sliced += registry.closeSlice().counter("events.dropped");
+        }
+        running.set(false);
+        writer.join();
+        sliced += registry.closeSlice().counter("events.dropped");
+        assertThat(sliced).isEqualTo(written[0]);
+        assertThat(registry.cumulative().counter("events.dropped")).isEqualTo(6 + written[0]);
+
+        registry.reset();
+        assertThat(registry.cumulative().counter("events.dropped")).isZero();
+        assertThat(registry.cumulative().counter("never.used")).isZero();
+    }
 }

@@ -11,9 +11,10 @@ import io.ferry.core.ConsumeException;
 import io.ferry.core.Consumer;
 import io.ferry.core.FerryMessage;
 import io.ferry.core.MessageEndpoints;
+import io.ferry.core.MessageRejectedException;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
-import io.ferry.core.ServiceException;
+import io.ferry.core.Rejection;
 
 /**
  * One worker thread's loop, with a consumer and a producer of its own. The delivery contract lives
@@ -21,7 +22,12 @@ import io.ferry.core.ServiceException;
  *
  * <p>The producer is opened before the consumer, and closed together with it when the target
  * fails: while the target is unreachable the worker holds no consumer, so messages stay on the
- * source broker rather than waiting, received but undeliverable, in this process.
+ * source broker rather than waiting, received but undeliverable, in this process. A failing produce
+ * is never the message's fault: it is retried, never sent to the error destination.
+ *
+ * <p>A rejected message (a service threw, or it cannot be translated) is handed back for another
+ * attempt until it has been tried {@code maxAttempts} times; then it is moved to the error
+ * destination and acknowledged.
  */
 final class Worker implements Runnable {
 
@@ -30,14 +36,14 @@ final class Worker implements Runnable {
     private final String name;
     private final MessageEndpoints endpoints;
     private final MessageHandler handler;
-    private final WorkerSettings settings;
+    private final WorkflowSettings settings;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private Consumer consumer;
     private Producer producer;
     private int failedAttempts;
 
-    Worker(String name, MessageEndpoints endpoints, MessageHandler handler, WorkerSettings settings) {
+    Worker(String name, MessageEndpoints endpoints, MessageHandler handler, WorkflowSettings settings) {
         this.name = name;
         this.endpoints = endpoints;
         this.handler = handler;
@@ -65,8 +71,11 @@ final class Worker implements Runnable {
                     LOG.debug("{}: source unavailable: {}", name, e.getMessage());
                     closeConsumer();
                     pause();
-                } catch (ServiceException e) {
+                } catch (MessageRejectedException e) {
                     reject(e);
+                } catch (RuntimeException e) {
+                    // A bug must not end the worker: treat it as this message's rejection.
+                    reject(new MessageRejectedException("workflow", "unexpected failure: " + e, e));
                 }
             }
         } finally {
@@ -75,15 +84,21 @@ final class Worker implements Runnable {
         }
     }
 
-    /**
-     * A rejected message goes back to the source broker, which redelivers it and, after its
-     * max-delivery-attempts, moves it to its dead-letter address.
-     */
-    private void reject(ServiceException e) {
-        LOG.warn("{}: message rejected, handed back to the source: {}", name, e.getMessage());
+    private void reject(MessageRejectedException e) {
+        if (consumer == null) {
+            return;
+        }
+        int attempt = consumer.lastDeliveryAttempt();
         try {
-            consumer.recover();
-        } catch (ConsumeException recoverFailed) {
+            if (attempt >= settings.maxAttempts()) {
+                consumer.moveToErrorDestination(Rejection.of(e, attempt));
+                LOG.warn("{}: message moved to the error destination after {} attempt(s): {}", name, attempt, e.getMessage());
+            } else {
+                LOG.debug("{}: message rejected (attempt {} of {}): {}", name, attempt, settings.maxAttempts(), e.getMessage());
+                consumer.recover();
+            }
+        } catch (ConsumeException failed) {
+            // The source is unreachable: the message stays there and comes back.
             closeConsumer();
         }
     }

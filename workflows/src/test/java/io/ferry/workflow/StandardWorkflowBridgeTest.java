@@ -47,7 +47,7 @@ class StandardWorkflowBridgeTest {
         local = TestBroker.started("local", data.resolve("local"));
         remote = TestBroker.create("remote", data.resolve("remote"));
         endpoints = new JmsEndpoints(ConnectionSettings.anonymous("local", local.url()), "in",
-                ConnectionSettings.anonymous("remote", remote.url()), "out");
+                ConnectionSettings.anonymous("remote", remote.url()), "out", "errors");
     }
 
     @AfterEach
@@ -66,7 +66,8 @@ class StandardWorkflowBridgeTest {
         int count = 1_000;
         sendNumbered(count);
 
-        workflow = new StandardWorkflow("local-to-remote", List.of(), endpoints, WorkerSettings.DEFAULT);
+        workflow = new StandardWorkflow(WorkflowSettings.of("local-to-remote", "local-to-remote").withSendEvents(false),
+                List.of(), endpoints, null);
         workflow.start();
 
         await().atMost(Duration.ofSeconds(60)).until(() -> remote.messageCount("out") == count);
@@ -102,6 +103,7 @@ class StandardWorkflowBridgeTest {
         StatisticsSnapshot stats = TimingRegistry.global().cumulative();
         assertThat(stats.tag("PtpProducer.produce()").count()).isEqualTo(count);
         assertThat(stats.tag("StandardWorkflow(local-to-remote)").count()).isEqualTo(count);
+        assertThat(stats.tag("StandardWorkflow.sendMessageLifecycleEvent()").count()).isEqualTo(count);
     }
 
     @Test
@@ -109,7 +111,8 @@ class StandardWorkflowBridgeTest {
         int count = 200;
         sendNumbered(count);
 
-        workflow = new StandardWorkflow("remote-down", List.of(), endpoints, WorkerSettings.DEFAULT);
+        workflow = new StandardWorkflow(WorkflowSettings.of("remote-down", "remote-down").withSendEvents(false),
+                List.of(), endpoints, null);
         workflow.start();
 
         // For as long as the remote broker is down, nobody consumes and every message stays put.

@@ -28,6 +28,8 @@ import org.springframework.validation.ObjectError;
 import org.springframework.validation.beanvalidation.SpringValidatorAdapter;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
+import io.ferry.workflow.ServiceFactories;
+
 /**
  * Reads, binds and checks the YAML configuration before anything connects. Every problem becomes
  * one {@link ConfigException} line naming the key: a missing file, YAML syntax, an unknown key,
@@ -100,6 +102,7 @@ public final class FerryConfigLoader {
     }
 
     private static void checkReferences(Path file, FerryProperties properties) {
+        ServiceFactories services = new ServiceFactories();
         Set<String> ids = new HashSet<>();
         for (int i = 0; i < properties.channels().size(); i++) {
             FerryProperties.Channel channel = properties.channels().get(i);
@@ -109,7 +112,21 @@ public final class FerryConfigLoader {
             }
             checkConnection(file, properties, key + ".consume.connection", channel.consume().connection());
             checkConnection(file, properties, key + ".produce.connection", channel.produce().connection());
+            Set<String> serviceIds = new HashSet<>();
+            List<FerryProperties.ServiceDefinition> definitions = channel.workflow().services();
+            for (int s = 0; s < definitions.size(); s++) {
+                FerryProperties.ServiceDefinition service = definitions.get(s);
+                String serviceKey = key + ".workflow.services[" + s + "]";
+                if (!serviceIds.add(service.id())) {
+                    throw new ConfigException(file + ": " + serviceKey + ".id: duplicate service id '" + service.id() + "'");
+                }
+                if (!services.knows(service.type())) {
+                    throw new ConfigException(file + ": " + serviceKey + ".type: unknown service type '" + service.type()
+                            + "' (known: " + String.join(", ", services.types()) + ")");
+                }
+            }
         }
+        checkConnection(file, properties, PREFIX + ".events.connection", properties.events().connection());
     }
 
     private static void checkConnection(Path file, FerryProperties properties, String key, String name) {

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
@@ -19,6 +21,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record FerryProperties(
         @NotEmpty Map<String, @Valid Connection> connections,
         @NotEmpty List<@Valid Channel> channels,
+        @Valid @DefaultValue Events events,
         @Valid @DefaultValue Profiling profiling) {
 
     /** A broker the adapter connects to. Credentials belong in the environment: {@code password: ${FERRY_REMOTE_PASSWORD:}}. */
@@ -28,11 +31,16 @@ public record FerryProperties(
             String password) {
     }
 
-    /** One bridge: consume from a queue on one connection, produce to a queue on another. */
+    /**
+     * One bridge: consume from a queue on one connection, produce to a queue on another.
+     *
+     * @param errorQueue where rejected messages go, on the consume connection
+     */
     public record Channel(
             @NotBlank String id,
             @NotNull @Valid Endpoint consume,
             @NotNull @Valid Endpoint produce,
+            @NotBlank @DefaultValue("ferry.errors") String errorQueue,
             @Valid @DefaultValue Workflow workflow) {
     }
 
@@ -41,15 +49,37 @@ public record FerryProperties(
 
     /**
      * @param id            the workflow's id in profiling tags; defaults to the channel's id
+     * @param poolSize      workers of a pooling workflow (a standard workflow has one)
+     * @param sendEvents    whether message lifecycle events are published
+     * @param maxAttempts   how often a rejected message is tried before it goes to the error queue
      * @param drainTimeout  how long stopping waits for in-flight messages
      */
     public record Workflow(
             @DefaultValue("standard") WorkflowType type,
             String id,
-            @DefaultValue("10s") Duration drainTimeout) {
+            @DefaultValue("10") @Min(1) @Max(1000) int poolSize,
+            @DefaultValue("true") boolean sendEvents,
+            @DefaultValue("3") @Min(1) int maxAttempts,
+            @DefaultValue("10s") Duration drainTimeout,
+            @DefaultValue List<@Valid ServiceDefinition> services) {
     }
 
-    public enum WorkflowType { STANDARD }
+    public enum WorkflowType { STANDARD, POOLING }
+
+    /** A service of the workflow: its id, its type (built-in or custom), and its type's settings. */
+    public record ServiceDefinition(@NotBlank String id, @NotBlank String type, @DefaultValue Map<String, String> settings) {
+    }
+
+    /**
+     * Where lifecycle events go: a topic on one of the connections, through a bounded queue
+     * (events beyond it are dropped and counted, never waited for).
+     */
+    public record Events(
+            @NotBlank @DefaultValue("local") String connection,
+            @NotBlank @DefaultValue("ferry.events") String topic,
+            @DefaultValue("10000") @Min(1) int queueCapacity,
+            @DefaultValue("100") @Min(1) int batchSize) {
+    }
 
     /**
      * @param timeSlice  the length of a statistics time slice

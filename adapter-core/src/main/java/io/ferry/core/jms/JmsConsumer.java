@@ -1,31 +1,51 @@
 package io.ferry.core.jms;
 
+import java.util.Enumeration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 
 import io.ferry.core.ConsumeException;
 import io.ferry.core.Consumer;
 import io.ferry.core.FerryMessage;
+import io.ferry.core.Rejection;
 import io.ferry.core.UntranslatableMessageException;
 
 /**
- * Consumes from a queue with a session of its own in CLIENT_ACKNOWLEDGE mode. The session belongs
- * to one worker, so acknowledging it acknowledges only what that worker received.
+ * Consumes from a queue with a transacted session of its own: acknowledging commits, recovering
+ * rolls back. The session belongs to one worker, so a commit covers only what that worker received.
+ * A rejected message goes to the error queue in the same transaction as its acknowledgement, so it
+ * is never in both places, nor in neither.
+ *
+ * <p>Why not CLIENT_ACKNOWLEDGE: the Artemis client batches such acknowledgements, and a
+ * {@code recover()} (or a crash) before a batch is flushed redelivers messages already handled.
  */
 public final class JmsConsumer implements Consumer {
 
+    private static final String DELIVERY_COUNT = "JMSXDeliveryCount";
+
     private final SharedConnection connection;
+    private final String queue;
+    private final String errorQueue;
     private final Session session;
     private final MessageConsumer consumer;
     private final JmsMessageTranslator translator;
     private Message lastReceived;
+    private MessageProducer errorProducer;
 
-    JmsConsumer(SharedConnection connection, String queue, JmsMessageTranslator translator) throws JMSException {
+    JmsConsumer(SharedConnection connection, String queue, String errorQueue, JmsMessageTranslator translator)
+            throws JMSException {
         this.connection = connection;
+        this.queue = queue;
+        this.errorQueue = errorQueue;
         this.translator = translator;
-        this.session = connection.createSession(Session.CLIENT_ACKNOWLEDGE);
+        this.session = connection.createSession(Session.SESSION_TRANSACTED);
         try {
             this.consumer = session.createConsumer(session.createQueue(queue));
         } catch (JMSException e) {
@@ -55,7 +75,7 @@ public final class JmsConsumer implements Consumer {
             return;
         }
         try {
-            lastReceived.acknowledge();
+            session.commit();
             lastReceived = null;
         } catch (JMSException e) {
             throw failed("acknowledge", e);
@@ -65,11 +85,59 @@ public final class JmsConsumer implements Consumer {
     @Override
     public void recover() throws ConsumeException {
         try {
-            session.recover();
+            session.rollback();
             lastReceived = null;
         } catch (JMSException e) {
             throw failed("recover", e);
         }
+    }
+
+    @Override
+    public int lastDeliveryAttempt() {
+        try {
+            return lastReceived == null || !lastReceived.propertyExists(DELIVERY_COUNT) ? 1 : lastReceived.getIntProperty(DELIVERY_COUNT);
+        } catch (JMSException e) {
+            return 1;
+        }
+    }
+
+    @Override
+    public void moveToErrorDestination(Rejection rejection) throws ConsumeException {
+        if (lastReceived == null) {
+            throw new IllegalStateException("no message to move to the error destination");
+        }
+        try {
+            if (errorProducer == null) {
+                errorProducer = session.createProducer(session.createQueue(errorQueue));
+            }
+            markRejected(lastReceived, rejection);
+            // The body is sent as it arrived, so even a message that cannot be translated is kept whole.
+            errorProducer.send(lastReceived, DeliveryMode.PERSISTENT, lastReceived.getJMSPriority(), Message.DEFAULT_TIME_TO_LIVE);
+            session.commit();
+            lastReceived = null;
+        } catch (JMSException e) {
+            throw failed("move to " + errorQueue, e);
+        }
+    }
+
+    /** A received message's properties are read-only: clear them, then put them back with the rejection's. */
+    private void markRejected(Message message, Rejection rejection) throws JMSException {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        for (Enumeration<?> names = message.getPropertyNames(); names.hasMoreElements(); ) {
+            String name = (String) names.nextElement();
+            if (!DELIVERY_COUNT.equals(name)) {
+                properties.put(name, message.getObjectProperty(name));
+            }
+        }
+        message.clearProperties();
+        for (Map.Entry<String, Object> property : properties.entrySet()) {
+            message.setObjectProperty(property.getKey(), property.getValue());
+        }
+        message.setStringProperty(ErrorProperties.STAGE, rejection.stage());
+        message.setStringProperty(ErrorProperties.EXCEPTION_CLASS, rejection.exceptionClass());
+        message.setStringProperty(ErrorProperties.MESSAGE, rejection.reason());
+        message.setStringProperty(ErrorProperties.ORIGINAL_DESTINATION, queue);
+        message.setIntProperty(ErrorProperties.ATTEMPTS, rejection.attempts());
     }
 
     private ConsumeException failed(String what, JMSException e) {

@@ -8,18 +8,24 @@ import io.ferry.core.MessageEndpoints;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
 
-/** A channel's two ends: a queue on the source broker and a queue on the target broker. */
+/**
+ * A channel's two ends, a queue on the source broker and a queue on the target broker, and the
+ * error queue on the source broker where rejected messages go.
+ */
 public final class JmsEndpoints implements MessageEndpoints {
 
     private final SharedConnection source;
     private final String sourceQueue;
     private final SharedConnection target;
     private final String targetQueue;
+    private final String errorQueue;
     private final JmsMessageTranslator translator = new JmsMessageTranslator();
 
-    public JmsEndpoints(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue) {
+    public JmsEndpoints(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue,
+                        String errorQueue) {
         this.source = new SharedConnection(source);
         this.sourceQueue = sourceQueue;
+        this.errorQueue = errorQueue;
         this.target = new SharedConnection(target);
         this.targetQueue = targetQueue;
     }
@@ -27,7 +33,7 @@ public final class JmsEndpoints implements MessageEndpoints {
     @Override
     public Consumer openConsumer() throws ConsumeException {
         try {
-            return new JmsConsumer(source, sourceQueue, translator);
+            return new JmsConsumer(source, sourceQueue, errorQueue, translator);
         } catch (JMSException e) {
             source.reportFailure(e);
             throw new ConsumeException("cannot consume from " + sourceQueue + " on " + source.settings() + ": " + e.getMessage(), e);

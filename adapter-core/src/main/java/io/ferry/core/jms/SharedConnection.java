@@ -35,13 +35,13 @@ public final class SharedConnection implements AutoCloseable {
         return settings;
     }
 
-    /** A new session on the connection, connecting (again) first when needed. */
+    /** A new session on the connection (transacted for {@link Session#SESSION_TRANSACTED}), connecting (again) first when needed. */
     public synchronized Session createSession(int acknowledgeMode) throws JMSException {
         if (connection == null || failed) {
             connect();
         }
         try {
-            return connection.createSession(false, acknowledgeMode);
+            return connection.createSession(acknowledgeMode);
         } catch (JMSException e) {
             markFailed(connection, e);
             throw e;

@@ -1,0 +1,45 @@
+package io.ferry.workflow;
+
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+import io.ferry.core.Service;
+import io.ferry.core.ServiceFactory;
+
+/**
+ * Every service type on the class path, built-in or custom, found through {@link ServiceLoader}.
+ * A custom service ships a {@link ServiceFactory} listed in
+ * {@code META-INF/services/io.ferry.core.ServiceFactory} of its jar.
+ */
+public final class ServiceFactories {
+
+    private final Map<String, ServiceFactory> byType = new TreeMap<>();
+
+    public ServiceFactories(ClassLoader classLoader) {
+        for (ServiceFactory factory : ServiceLoader.load(ServiceFactory.class, classLoader)) {
+            byType.putIfAbsent(factory.type(), factory);
+        }
+    }
+
+    public ServiceFactories() {
+        this(ServiceFactories.class.getClassLoader());
+    }
+
+    public boolean knows(String type) {
+        return byType.containsKey(type);
+    }
+
+    public Iterable<String> types() {
+        return byType.keySet();
+    }
+
+    /** @throws IllegalArgumentException for an unknown type or bad settings; the message says which */
+    public Service create(String type, String id, Map<String, String> settings) {
+        ServiceFactory factory = byType.get(type);
+        if (factory == null) {
+            throw new IllegalArgumentException("unknown service type '" + type + "' (known: " + String.join(", ", byType.keySet()) + ")");
+        }
+        return factory.create(id, settings);
+    }
+}

@@ -1,0 +1,134 @@
+package io.ferry.workflow;
+
+import static io.ferry.workflow.BridgeFixture.ERRORS;
+import static io.ferry.workflow.BridgeFixture.IN;
+import static io.ferry.workflow.BridgeFixture.OUT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.MapMessage;
+import jakarta.jms.Message;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ferry.broker.testing.JmsTestClient;
+import io.ferry.core.FerryMessage;
+import io.ferry.core.Service;
+import io.ferry.core.ServiceException;
+import io.ferry.core.jms.ErrorProperties;
+import io.ferry.profiling.TimingRegistry;
+
+class ErrorDestinationTest {
+
+    @TempDir
+    Path dir;
+
+    private BridgeFixture bridge;
+    private AbstractWorkflow workflow;
+
+    @BeforeEach
+    void start() {
+        TimingRegistry.global().reset();
+        bridge = new BridgeFixture(dir).startRemote();
+    }
+
+    @AfterEach
+    void stop() {
+        if (workflow != null) {
+            workflow.stop(Duration.ofSeconds(10));
+        }
+        bridge.close();
+    }
+
+    /** Rejects messages marked poison, as a validating service would. */
+    private static final Service POISON_CHECK = new Service() {
+        @Override
+        public String id() {
+            return "poison-check";
+        }
+
+        @Override
+        public void apply(FerryMessage message) throws ServiceException {
+            if (Boolean.TRUE.equals(message.metadata().get("poison"))) {
+                throw new ServiceException("message " + message.metadata().get("seq") + " is poison");
+            }
+        }
+    };
+
+    @Test
+    void onePercentPoisonGoesToTheErrorDestinationWithReasonsAndEverythingElseIsDelivered() throws Exception {
+        int count = 2_000;
+        bridge.sendNumbered(count, seq -> Map.of("poison", seq % 100 == 7));
+        Set<Integer> poison = BridgeFixture.range(0, count).stream().filter(seq -> seq % 100 == 7)
+                .collect(Collectors.toCollection(TreeSet::new));
+
+        workflow = new PoolingWorkflow(WorkflowSettings.of("poison", "poison").withSendEvents(false), 4,
+                List.of(POISON_CHECK), bridge.endpoints(), null);
+        workflow.start();
+        await().atMost(Duration.ofSeconds(90)).until(() -> bridge.local.messageCount(IN) == 0);
+        workflow.stop(Duration.ofSeconds(10));
+        workflow = null;
+        // Counted after the source is empty, so a duplicate would show as too many, not as a timeout.
+        assertThat(bridge.remote.messageCount(OUT)).isEqualTo(count - poison.size());
+        assertThat(bridge.local.messageCount(ERRORS)).isEqualTo(poison.size());
+
+        List<Message> delivered = bridge.drain(bridge.remote, OUT);
+        Set<Integer> expectedDelivered = BridgeFixture.range(0, count);
+        expectedDelivered.removeAll(poison);
+        assertThat(BridgeFixture.sequences(delivered)).isEqualTo(expectedDelivered);
+
+        List<Message> errors = bridge.drain(bridge.local, ERRORS);
+        assertThat(BridgeFixture.sequences(errors)).isEqualTo(poison);
+        for (Message error : errors) {
+            int seq = error.getIntProperty(BridgeFixture.SEQ);
+            assertThat(error.getStringProperty(ErrorProperties.STAGE)).isEqualTo("Service(poison-check)");
+            assertThat(error.getStringProperty(ErrorProperties.EXCEPTION_CLASS)).isEqualTo(ServiceException.class.getName());
+            assertThat(error.getStringProperty(ErrorProperties.MESSAGE)).isEqualTo("message " + seq + " is poison");
+            assertThat(error.getStringProperty(ErrorProperties.ORIGINAL_DESTINATION)).isEqualTo(IN);
+            assertThat(error.getIntProperty(ErrorProperties.ATTEMPTS)).isEqualTo(WorkflowSettings.DEFAULT_MAX_ATTEMPTS);
+            assertThat(error.getBooleanProperty("poison")).isTrue();
+            assertThat(BridgeFixture.body((BytesMessage) error)).isEqualTo(BridgeFixture.payload(seq));
+        }
+        // Every poison message was tried exactly max-attempts times.
+        assertThat(TimingRegistry.global().cumulative().tag("Service(poison-check)").count())
+                .isEqualTo(count - poison.size() + (long) poison.size() * WorkflowSettings.DEFAULT_MAX_ATTEMPTS);
+    }
+
+    @Test
+    void aMessageThatCannotBeTranslatedGoesToTheErrorDestinationUnchanged() throws Exception {
+        try (JmsTestClient client = new JmsTestClient(bridge.local.url())) {
+            MapMessage map = client.session().createMapMessage();
+            map.setString("key", "value");
+            client.send(IN, map, Map.of(BridgeFixture.SEQ, 1));
+            client.send(IN, client.bytes(BridgeFixture.payload(2)), Map.of(BridgeFixture.SEQ, 2));
+        }
+        workflow = new StandardWorkflow(WorkflowSettings.of("translate", "translate").withSendEvents(false).withMaxAttempts(2),
+                List.of(), bridge.endpoints(), null);
+        workflow.start();
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+                bridge.remote.messageCount(OUT) == 1 && bridge.local.messageCount(ERRORS) == 1);
+
+        List<Message> errors = bridge.drain(bridge.local, ERRORS);
+        assertThat(errors).hasSize(1);
+        Message error = errors.get(0);
+        assertThat(error).isInstanceOf(MapMessage.class);
+        assertThat(((MapMessage) error).getString("key")).isEqualTo("value");
+        assertThat(error.getIntProperty(BridgeFixture.SEQ)).isEqualTo(1);
+        assertThat(error.getStringProperty(ErrorProperties.STAGE)).isEqualTo("JmsConsumer");
+        assertThat(error.getStringProperty(ErrorProperties.MESSAGE)).contains("unsupported JMS message type");
+        assertThat(error.getIntProperty(ErrorProperties.ATTEMPTS)).isEqualTo(2);
+        assertThat(BridgeFixture.sequences(bridge.drain(bridge.remote, OUT))).containsExactly(2);
+    }
+}

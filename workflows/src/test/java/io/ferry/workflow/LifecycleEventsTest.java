@@ -1,0 +1,190 @@
+package io.ferry.workflow;
+
+import static io.ferry.workflow.BridgeFixture.OUT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.jms.Connection;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ferry.broker.testing.TestBroker;
+import io.ferry.core.Backoff;
+import io.ferry.core.FerryMessage;
+import io.ferry.core.Service;
+import io.ferry.core.event.LifecycleEventPublisher;
+import io.ferry.core.jms.ConnectionSettings;
+import io.ferry.profiling.StatisticsSnapshot;
+import io.ferry.profiling.TimingRegistry;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+class LifecycleEventsTest {
+
+    private static final String TOPIC = "ferry.events";
+
+    @TempDir
+    Path dir;
+
+    private BridgeFixture bridge;
+    private AbstractWorkflow workflow;
+    private LifecycleEventPublisher events;
+
+    @BeforeEach
+    void start() {
+        TimingRegistry.global().reset();
+        bridge = new BridgeFixture(dir).startRemote();
+    }
+
+    @AfterEach
+    void stop() {
+        if (workflow != null) {
+            workflow.stop(Duration.ofSeconds(10));
+        }
+        if (events != null) {
+            events.close();
+        }
+        bridge.close();
+    }
+
+    private static Service service(String id, String key) {
+        return new Service() {
+            @Override
+            public String id() {
+                return id;
+            }
+
+            @Override
+            public void apply(FerryMessage message) {
+                message.metadata().put(key, id);
+            }
+        };
+    }
+
+    private LifecycleEventPublisher publisherTo(TestBroker broker) {
+        events = new LifecycleEventPublisher(ConnectionSettings.anonymous("events", broker.url()), TOPIC,
+                10_000, 100, new Backoff(Duration.ofMillis(50), 2.0, Duration.ofMillis(500)), TimingRegistry.global());
+        return events;
+    }
+
+    @Test
+    void eachMessageHasAnEventWithAMarkerPerStage() throws Exception {
+        int count = 200;
+        bridge.sendNumbered(count);
+        try (Connection connection = new ActiveMQConnectionFactory(bridge.local.url()).createConnection()) {
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer subscriber = session.createConsumer(session.createTopic(TOPIC));
+            connection.start();
+
+            workflow = new PoolingWorkflow(WorkflowSettings.of("events-channel", "events-wf"), 4,
+                    List.of(service("first", "a"), service("second", "b")), bridge.endpoints(), publisherTo(bridge.local));
+            workflow.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> bridge.remote.messageCount(OUT) == count);
+
+            List<JsonNode> received = new ArrayList<>();
+            JsonMapper json = JsonMapper.builder().build();
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (received.size() < count && System.currentTimeMillis() < deadline) {
+                Message batch = subscriber.receive(1_000);
+                if (batch != null) {
+                    json.readTree(((TextMessage) batch).getText()).forEach(received::add);
+                }
+            }
+            assertThat(received).hasSize(count);
+
+            Map<String, Integer> bySeqId = new HashMap<>();
+            for (Message delivered : bridge.drain(bridge.remote, OUT)) {
+                assertThat(delivered.getStringProperty("a")).isEqualTo("first");
+                assertThat(delivered.getStringProperty("b")).isEqualTo("second");
+                bySeqId.put(delivered.getStringProperty("seq"), 1);
+            }
+            assertThat(bySeqId).hasSize(count);
+
+            for (JsonNode event : received) {
+                assertThat(event.get("messageId").asString()).startsWith("ID:");
+                assertThat(event.get("channelId").asString()).isEqualTo("events-channel");
+                assertThat(event.get("workflowId").asString()).isEqualTo("events-wf");
+                JsonNode markers = event.get("markers");
+                assertThat(markers).hasSize(4);
+                String[] names = {"JmsConsumer", "Service(first)", "Service(second)", "PtpProducer"};
+                long previous = event.get("creationTime").asLong();
+                for (int i = 0; i < names.length; i++) {
+                    JsonNode marker = markers.get(i);
+                    assertThat(marker.get("name").asString()).isEqualTo(names[i]);
+                    assertThat(marker.get("sequence").asInt()).isEqualTo(i);
+                    assertThat(marker.get("success").asBoolean()).isTrue();
+                    assertThat(marker.get("time").asLong()).isGreaterThanOrEqualTo(previous);
+                    previous = marker.get("time").asLong();
+                }
+            }
+            assertThat(received.stream().map(e -> e.get("messageId").asString()).distinct()).hasSize(count);
+        }
+        StatisticsSnapshot stats = TimingRegistry.global().cumulative();
+        assertThat(stats.counter(LifecycleEventPublisher.PUBLISHED)).isEqualTo(count);
+        assertThat(stats.counter(LifecycleEventPublisher.DROPPED)).isZero();
+        assertThat(stats.tag("Service(first)").count()).isEqualTo(count);
+        assertThat(stats.tag("Service(second)").count()).isEqualTo(count);
+    }
+
+    @Test
+    void withSendEventsOffNothingIsPublishedButTheMethodIsStillCalledForEveryMessage() throws Exception {
+        int count = 300;
+        bridge.sendNumbered(count);
+        try (Connection connection = new ActiveMQConnectionFactory(bridge.local.url()).createConnection()) {
+            Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer subscriber = session.createConsumer(session.createTopic(TOPIC));
+            connection.start();
+
+            workflow = new StandardWorkflow(WorkflowSettings.of("quiet", "quiet").withSendEvents(false),
+                    List.of(service("first", "a")), bridge.endpoints(), publisherTo(bridge.local));
+            workflow.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> bridge.remote.messageCount(OUT) == count);
+            workflow.stop(Duration.ofSeconds(10));
+            events.close();
+
+            assertThat(subscriber.receive(500)).as("an event was published with send-events off").isNull();
+        }
+        StatisticsSnapshot stats = TimingRegistry.global().cumulative();
+        assertThat(stats.tag("StandardWorkflow.sendMessageLifecycleEvent()").count()).isEqualTo(count);
+        assertThat(stats.tag("StandardWorkflow(quiet)").count()).isEqualTo(count);
+        assertThat(stats.counter(LifecycleEventPublisher.PUBLISHED)).isZero();
+    }
+
+    @Test
+    void bridgeTrafficIsUnaffectedWhenTheEventsBrokerStopsMidRun() throws Exception {
+        int count = 4_000;
+        bridge.sendNumbered(count);
+        try (TestBroker eventsBroker = TestBroker.started("local", dir.resolve("events"))) {
+            workflow = new PoolingWorkflow(WorkflowSettings.of("resilient", "resilient"), 4, List.of(),
+                    bridge.endpoints(), publisherTo(eventsBroker));
+            workflow.start();
+            await().atMost(Duration.ofSeconds(60)).until(() -> bridge.remote.messageCount(OUT) >= 500);
+            eventsBroker.stop();
+
+            await().atMost(Duration.ofMinutes(2)).until(() -> bridge.remote.messageCount(OUT) == count);
+            workflow.stop(Duration.ofSeconds(10));
+            workflow = null;
+        }
+        List<Message> received = bridge.drain(bridge.remote, OUT);
+        assertThat(BridgeFixture.sequences(received)).isEqualTo(BridgeFixture.range(0, count));
+        StatisticsSnapshot stats = TimingRegistry.global().cumulative();
+        assertThat(stats.counter(LifecycleEventPublisher.PUBLISHED)).isPositive();
+        assertThat(stats.counter(LifecycleEventPublisher.DROPPED)).isPositive();
+        assertThat(stats.tag("PoolingWorkflow.sendMessageLifecycleEvent()").count()).isEqualTo(count);
+    }
+}

@@ -1,0 +1,142 @@
+package io.ferry.workflow;
+
+import static io.ferry.workflow.BridgeFixture.ERRORS;
+import static io.ferry.workflow.BridgeFixture.IN;
+import static io.ferry.workflow.BridgeFixture.OUT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.Message;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ferry.core.FerryMessage;
+import io.ferry.core.Service;
+import io.ferry.core.event.LifecycleEventPublisher;
+import io.ferry.core.jms.ConnectionSettings;
+import io.ferry.profiling.StatisticsSnapshot;
+import io.ferry.profiling.TimingRegistry;
+
+class PoolingWorkflowTest {
+
+    @TempDir
+    Path dir;
+
+    private BridgeFixture bridge;
+    private AbstractWorkflow workflow;
+    private LifecycleEventPublisher events;
+
+    @BeforeEach
+    void start() {
+        TimingRegistry.global().reset();
+        bridge = new BridgeFixture(dir).startRemote();
+    }
+
+    @AfterEach
+    void stop() {
+        if (workflow != null) {
+            workflow.stop(Duration.ofSeconds(10));
+        }
+        if (events != null) {
+            events.close();
+        }
+        bridge.close();
+    }
+
+    private LifecycleEventPublisher eventsOnLocal() {
+        events = new LifecycleEventPublisher(ConnectionSettings.anonymous("events", bridge.local.url()), "ferry.events",
+                10_000, 100, io.ferry.core.Backoff.DEFAULT, TimingRegistry.global());
+        return events;
+    }
+
+    @Test
+    void tenThousandMessagesThroughEightWorkersArriveExactlyOnce() throws Exception {
+        int count = 10_000;
+        bridge.sendNumbered(count);
+        Set<String> workerThreads = ConcurrentHashMap.newKeySet();
+        Service recordThread = new Service() {
+            @Override
+            public String id() {
+                return "record-thread";
+            }
+
+            @Override
+            public void apply(FerryMessage message) {
+                workerThreads.add(Thread.currentThread().getName());
+            }
+        };
+
+        workflow = new PoolingWorkflow(WorkflowSettings.of("pool-channel", "pool-8"), 8, List.of(recordThread),
+                bridge.endpoints(), eventsOnLocal());
+        workflow.start();
+        await().atMost(Duration.ofMinutes(2)).until(() -> bridge.remote.messageCount(OUT) == count);
+        workflow.stop(Duration.ofSeconds(10));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> bridge.local.messageCount(IN) == 0);
+        List<Message> received = bridge.drain(bridge.remote, OUT);
+        assertThat(received).hasSize(count);
+        assertThat(BridgeFixture.sequences(received)).isEqualTo(BridgeFixture.range(0, count));
+        for (Message message : received.subList(0, 100)) {
+            int seq = message.getIntProperty(BridgeFixture.SEQ);
+            assertThat(BridgeFixture.body((BytesMessage) message)).isEqualTo(BridgeFixture.payload(seq));
+        }
+        assertThat(bridge.local.messageCount(ERRORS)).isZero();
+        assertThat(workerThreads).as("messages were handled by several workers in parallel").hasSizeGreaterThan(1);
+
+        StatisticsSnapshot stats = TimingRegistry.global().cumulative();
+        assertThat(stats.tag("PtpProducer.produce()").count()).isEqualTo(count);
+        assertThat(stats.tag("PoolingWorkflow(pool-8)").count()).isEqualTo(count);
+        assertThat(stats.tag("PoolingWorkflow.sendMessageLifecycleEvent()").count()).isEqualTo(count);
+        assertThat(stats.tag("Service(record-thread)").count()).isEqualTo(count);
+    }
+
+    @Test
+    void stoppingDrainsInFlightMessagesAndLosesNothing() throws Exception {
+        int count = 400;
+        bridge.sendNumbered(count);
+        Service slow = new Service() {
+            @Override
+            public String id() {
+                return "slow";
+            }
+
+            @Override
+            public void apply(FerryMessage message) throws io.ferry.core.ServiceException {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new io.ferry.core.ServiceException("interrupted", e);
+                }
+            }
+        };
+        workflow = new PoolingWorkflow(WorkflowSettings.of("drain", "drain").withSendEvents(false), 4, List.of(slow),
+                bridge.endpoints(), null);
+        workflow.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> bridge.remote.messageCount(OUT) >= 40);
+        workflow.stop(Duration.ofSeconds(10));
+        workflow = null;
+
+        // Everything is either delivered or back on the local broker, never both and never neither.
+        long delivered = bridge.remote.messageCount(OUT);
+        assertThat(delivered).isLessThan(count);
+        await().atMost(Duration.ofSeconds(10)).until(() -> bridge.local.messageCount(IN) + bridge.remote.messageCount(OUT) == count);
+
+        workflow = new PoolingWorkflow(WorkflowSettings.of("drain", "drain-again").withSendEvents(false), 4, List.of(),
+                bridge.endpoints(), null);
+        workflow.start();
+        await().atMost(Duration.ofSeconds(60)).until(() -> bridge.remote.messageCount(OUT) == count);
+        List<Message> received = bridge.drain(bridge.remote, OUT);
+        assertThat(BridgeFixture.sequences(received)).isEqualTo(BridgeFixture.range(0, count));
+    }
+}
