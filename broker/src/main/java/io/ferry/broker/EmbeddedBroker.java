@@ -87,6 +87,18 @@ public final class EmbeddedBroker implements AutoCloseable {
         return binding == null ? 0 : binding.getMessageCount();
     }
 
+    /** Removes every message from a queue (for benchmarks that reuse a broker between runs). */
+    public void purge(String queue) {
+        var binding = server.getActiveMQServer().locateQueue(queue);
+        if (binding != null) {
+            try {
+                binding.deleteAllReferences();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot purge " + queue + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
     /** The number of consumers attached to a queue (0 when the queue does not exist). */
     public int consumerCount(String queue) {
         var binding = server.getActiveMQServer().locateQueue(queue);

@@ -1,0 +1,139 @@
+package io.ferry.core.jms;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.Message;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.TextMessage;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ferry.broker.testing.JmsTestClient;
+import io.ferry.broker.testing.TestBroker;
+import io.ferry.core.Consumer;
+import io.ferry.core.FerryMessage;
+import io.ferry.core.ProduceException;
+import io.ferry.core.Producer;
+import io.ferry.core.UntranslatableMessageException;
+
+/** One broker plays both ends: JmsConsumer reads 'a', PtpProducer writes 'b'. */
+class JmsEndpointsTest {
+
+    @TempDir
+    Path dir;
+
+    private TestBroker broker;
+    private JmsEndpoints endpoints;
+
+    @BeforeEach
+    void start() {
+        broker = TestBroker.started("local", dir);
+        ConnectionSettings settings = ConnectionSettings.anonymous("test", broker.url());
+        endpoints = new JmsEndpoints(settings, "a", settings, "b", "errors");
+    }
+
+    @AfterEach
+    void stop() {
+        endpoints.close();
+        broker.close();
+    }
+
+    @Test
+    void messagesKeepTheirKindPropertiesDeliveryModeAndPriority() throws Exception {
+        try (JmsTestClient client = new JmsTestClient(broker.url())) {
+            MessageProducer producer = client.session().createProducer(client.session().createQueue("a"));
+            TextMessage text = client.session().createTextMessage("grüße, ferry");
+            text.setStringProperty("s", "v");
+            text.setIntProperty("i", 7);
+            text.setLongProperty("l", 1L << 40);
+            text.setBooleanProperty("b", true);
+            text.setDoubleProperty("d", 0.25);
+            text.setShortProperty("sh", (short) 3);
+            producer.send(text, DeliveryMode.NON_PERSISTENT, 9, 0);
+            producer.send(client.bytes(new byte[] {0, 1, 2, (byte) 255}), DeliveryMode.PERSISTENT, 2, 0);
+        }
+
+        try (Consumer consumer = endpoints.openConsumer(); Producer producer = endpoints.openProducer()) {
+            FerryMessage first = consumer.receive(5_000);
+            assertThat(first.payloadType()).isEqualTo(FerryMessage.PayloadType.TEXT);
+            assertThat(first.text()).isEqualTo("grüße, ferry");
+            assertThat(first.id()).startsWith("ID:");
+            assertThat(first.metadata()).containsEntry("s", "v").containsEntry("i", 7).containsEntry("l", 1L << 40)
+                    .containsEntry("b", true).containsEntry("d", 0.25).containsEntry("sh", (short) 3)
+                    .doesNotContainKey("JMSXDeliveryCount");
+            assertThat(first.persistent()).isFalse();
+            assertThat(first.priority()).isEqualTo(9);
+            assertThat(consumer.lastDeliveryAttempt()).isEqualTo(1);
+            producer.produce(first);
+            FerryMessage second = consumer.receive(5_000);
+            assertThat(second.payloadType()).isEqualTo(FerryMessage.PayloadType.BYTES);
+            assertThat(second.payload()).containsExactly(0, 1, 2, 255);
+            producer.produce(second);
+            consumer.acknowledge();
+        }
+
+        try (JmsTestClient client = new JmsTestClient(broker.url())) {
+            List<Message> out = client.drain("b", 500);
+            assertThat(out).hasSize(2);
+            TextMessage text = (TextMessage) out.get(0);
+            assertThat(text.getText()).isEqualTo("grüße, ferry");
+            assertThat(text.getObjectProperty("l")).isEqualTo(1L << 40);
+            assertThat(text.getObjectProperty("sh")).isEqualTo((short) 3);
+            assertThat(text.getJMSDeliveryMode()).isEqualTo(DeliveryMode.NON_PERSISTENT);
+            assertThat(text.getJMSPriority()).isEqualTo(9);
+            BytesMessage bytes = (BytesMessage) out.get(1);
+            assertThat(bytes.getJMSDeliveryMode()).isEqualTo(DeliveryMode.PERSISTENT);
+            byte[] body = new byte[(int) bytes.getBodyLength()];
+            bytes.readBytes(body);
+            assertThat(body).containsExactly(0, 1, 2, 255);
+            assertThat(client.drain("a", 200)).isEmpty();
+        }
+    }
+
+    @Test
+    void recoverHandsTheMessageBackWithItsAttemptCounted() throws Exception {
+        try (JmsTestClient client = new JmsTestClient(broker.url())) {
+            client.send("a", client.bytes("x".getBytes(StandardCharsets.UTF_8)), Map.of());
+        }
+        try (Consumer consumer = endpoints.openConsumer()) {
+            assertThat(consumer.receive(5_000)).isNotNull();
+            consumer.recover();
+            assertThat(consumer.receive(5_000)).isNotNull();
+            assertThat(consumer.lastDeliveryAttempt()).isEqualTo(2);
+            consumer.acknowledge();
+        }
+        assertThat(broker.messageCount("a")).isZero();
+    }
+
+    @Test
+    void anUnsupportedMessageTypeIsRejectedAtTheConsumer() throws Exception {
+        try (JmsTestClient client = new JmsTestClient(broker.url())) {
+            client.send("a", client.session().createStreamMessage(), Map.of());
+        }
+        try (Consumer consumer = endpoints.openConsumer()) {
+            assertThatThrownBy(() -> consumer.receive(5_000))
+                    .isInstanceOf(UntranslatableMessageException.class)
+                    .hasMessageContaining("unsupported JMS message type");
+        }
+    }
+
+    @Test
+    void producingToABrokerThatIsDownFailsWithTheConnectionsName() {
+        ConnectionSettings nowhere = ConnectionSettings.anonymous("remote", "tcp://127.0.0.1:" + io.ferry.broker.EmbeddedBroker.freePort());
+        try (JmsEndpoints down = new JmsEndpoints(ConnectionSettings.anonymous("local", broker.url()), "a", nowhere, "b", "errors")) {
+            assertThatThrownBy(down::openProducer).isInstanceOf(ProduceException.class)
+                    .hasMessageStartingWith("cannot produce to b on remote (tcp://127.0.0.1:");
+        }
+    }
+}
