@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -24,7 +25,13 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 
 import io.ferry.broker.testing.JmsTestClient;
 import io.ferry.broker.testing.TestBroker;
+import io.ferry.core.Backoff;
+import io.ferry.core.FerryMessage;
+import io.ferry.core.Service;
+import io.ferry.core.ServiceException;
+import io.ferry.core.event.LifecycleEventPublisher;
 import io.ferry.core.jms.ConnectionSettings;
+import io.ferry.profiling.TimingRegistry;
 import io.ferry.core.jms.JmsEndpoints;
 
 /**
@@ -43,6 +50,28 @@ final class BridgeFixture implements AutoCloseable {
     final TestBroker local;
     final TestBroker remote;
     private final List<JmsEndpoints> endpoints = new ArrayList<>();
+    private final List<AbstractWorkflow> workflows = new ArrayList<>();
+    private final List<LifecycleEventPublisher> publishers = new ArrayList<>();
+
+    /** A service for tests, written as a lambda. */
+    @FunctionalInterface
+    interface ServiceBody {
+        void apply(FerryMessage message) throws ServiceException;
+    }
+
+    static Service service(String id, ServiceBody body) {
+        return new Service() {
+            @Override
+            public String id() {
+                return id;
+            }
+
+            @Override
+            public void apply(FerryMessage message) throws ServiceException {
+                body.apply(message);
+            }
+        };
+    }
 
     BridgeFixture(Path dir) {
         local = TestBroker.started("local", dir.resolve("local"));
@@ -59,6 +88,27 @@ final class BridgeFixture implements AutoCloseable {
                 ConnectionSettings.anonymous("remote", remote.url()), OUT, ERRORS);
         endpoints.add(created);
         return created;
+    }
+
+    /** Starts a workflow that {@link #close()} stops. */
+    <W extends AbstractWorkflow> W start(W workflow) {
+        workflows.add(workflow);
+        workflow.start();
+        return workflow;
+    }
+
+    /** Stops every workflow started here (draining), so the counts that follow are final. */
+    void stopWorkflows() {
+        workflows.forEach(workflow -> workflow.stop(Duration.ofSeconds(10)));
+        workflows.clear();
+    }
+
+    /** A lifecycle event publisher to a topic on the given broker, closed by {@link #close()}. */
+    LifecycleEventPublisher events(TestBroker broker, String topic) {
+        LifecycleEventPublisher publisher = new LifecycleEventPublisher(ConnectionSettings.anonymous("events", broker.url()),
+                topic, 10_000, 100, new Backoff(Duration.ofMillis(50), 2.0, Duration.ofMillis(500)), TimingRegistry.global());
+        publishers.add(publisher);
+        return publisher;
     }
 
     /** Sends persistent 3 KB bytes messages numbered 0..count-1, in transacted batches, with extra properties per number. */
@@ -127,6 +177,8 @@ final class BridgeFixture implements AutoCloseable {
 
     @Override
     public void close() {
+        stopWorkflows();
+        publishers.forEach(LifecycleEventPublisher::close);
         endpoints.forEach(JmsEndpoints::close);
         remote.close();
         local.close();

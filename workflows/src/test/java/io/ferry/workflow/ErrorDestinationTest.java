@@ -24,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.broker.testing.JmsTestClient;
-import io.ferry.core.FerryMessage;
 import io.ferry.core.Service;
 import io.ferry.core.ServiceException;
 import io.ferry.core.jms.ErrorProperties;
@@ -36,7 +35,6 @@ class ErrorDestinationTest {
     Path dir;
 
     private BridgeFixture bridge;
-    private AbstractWorkflow workflow;
 
     @BeforeEach
     void start() {
@@ -46,26 +44,15 @@ class ErrorDestinationTest {
 
     @AfterEach
     void stop() {
-        if (workflow != null) {
-            workflow.stop(Duration.ofSeconds(10));
-        }
         bridge.close();
     }
 
     /** Rejects messages marked poison, as a validating service would. */
-    private static final Service POISON_CHECK = new Service() {
-        @Override
-        public String id() {
-            return "poison-check";
+    private static final Service POISON_CHECK = BridgeFixture.service("poison-check", message -> {
+        if (Boolean.TRUE.equals(message.metadata().get("poison"))) {
+            throw new ServiceException("message " + message.metadata().get("seq") + " is poison");
         }
-
-        @Override
-        public void apply(FerryMessage message) throws ServiceException {
-            if (Boolean.TRUE.equals(message.metadata().get("poison"))) {
-                throw new ServiceException("message " + message.metadata().get("seq") + " is poison");
-            }
-        }
-    };
+    });
 
     @Test
     void onePercentPoisonGoesToTheErrorDestinationWithReasonsAndEverythingElseIsDelivered() throws Exception {
@@ -74,12 +61,10 @@ class ErrorDestinationTest {
         Set<Integer> poison = BridgeFixture.range(0, count).stream().filter(seq -> seq % 100 == 7)
                 .collect(Collectors.toCollection(TreeSet::new));
 
-        workflow = new PoolingWorkflow(WorkflowSettings.of("poison", "poison").withSendEvents(false), 4,
-                List.of(POISON_CHECK), bridge.endpoints(), null);
-        workflow.start();
+        bridge.start(new PoolingWorkflow(WorkflowSettings.of("poison", "poison").withSendEvents(false), 4,
+                List.of(POISON_CHECK), bridge.endpoints(), null));
         await().atMost(Duration.ofSeconds(90)).until(() -> bridge.local.messageCount(IN) == 0);
-        workflow.stop(Duration.ofSeconds(10));
-        workflow = null;
+        bridge.stopWorkflows();
         // Counted after the source is empty, so a duplicate would show as too many, not as a timeout.
         assertThat(bridge.remote.messageCount(OUT)).isEqualTo(count - poison.size());
         assertThat(bridge.local.messageCount(ERRORS)).isEqualTo(poison.size());
@@ -114,9 +99,8 @@ class ErrorDestinationTest {
             client.send(IN, map, Map.of(BridgeFixture.SEQ, 1));
             client.send(IN, client.bytes(BridgeFixture.payload(2)), Map.of(BridgeFixture.SEQ, 2));
         }
-        workflow = new StandardWorkflow(WorkflowSettings.of("translate", "translate").withSendEvents(false).withMaxAttempts(2),
-                List.of(), bridge.endpoints(), null);
-        workflow.start();
+        bridge.start(new StandardWorkflow(WorkflowSettings.of("translate", "translate").withSendEvents(false).withMaxAttempts(2),
+                List.of(), bridge.endpoints(), null));
         await().atMost(Duration.ofSeconds(30)).until(() ->
                 bridge.remote.messageCount(OUT) == 1 && bridge.local.messageCount(ERRORS) == 1);
 

@@ -24,11 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.broker.testing.TestBroker;
-import io.ferry.core.Backoff;
-import io.ferry.core.FerryMessage;
 import io.ferry.core.Service;
 import io.ferry.core.event.LifecycleEventPublisher;
-import io.ferry.core.jms.ConnectionSettings;
 import io.ferry.profiling.StatisticsSnapshot;
 import io.ferry.profiling.TimingRegistry;
 import tools.jackson.databind.JsonNode;
@@ -42,8 +39,6 @@ class LifecycleEventsTest {
     Path dir;
 
     private BridgeFixture bridge;
-    private AbstractWorkflow workflow;
-    private LifecycleEventPublisher events;
 
     @BeforeEach
     void start() {
@@ -53,33 +48,12 @@ class LifecycleEventsTest {
 
     @AfterEach
     void stop() {
-        if (workflow != null) {
-            workflow.stop(Duration.ofSeconds(10));
-        }
-        if (events != null) {
-            events.close();
-        }
         bridge.close();
     }
 
-    private static Service service(String id, String key) {
-        return new Service() {
-            @Override
-            public String id() {
-                return id;
-            }
-
-            @Override
-            public void apply(FerryMessage message) {
-                message.metadata().put(key, id);
-            }
-        };
-    }
-
-    private LifecycleEventPublisher publisherTo(TestBroker broker) {
-        events = new LifecycleEventPublisher(ConnectionSettings.anonymous("events", broker.url()), TOPIC,
-                10_000, 100, new Backoff(Duration.ofMillis(50), 2.0, Duration.ofMillis(500)), TimingRegistry.global());
-        return events;
+    /** Puts its own id under the given metadata key. */
+    private static Service stamp(String id, String key) {
+        return BridgeFixture.service(id, message -> message.metadata().put(key, id));
     }
 
     @Test
@@ -91,9 +65,8 @@ class LifecycleEventsTest {
             MessageConsumer subscriber = session.createConsumer(session.createTopic(TOPIC));
             connection.start();
 
-            workflow = new PoolingWorkflow(WorkflowSettings.of("events-channel", "events-wf"), 4,
-                    List.of(service("first", "a"), service("second", "b")), bridge.endpoints(), publisherTo(bridge.local));
-            workflow.start();
+            bridge.start(new PoolingWorkflow(WorkflowSettings.of("events-channel", "events-wf"), 4,
+                    List.of(stamp("first", "a"), stamp("second", "b")), bridge.endpoints(), bridge.events(bridge.local, TOPIC)));
             await().atMost(Duration.ofSeconds(60)).until(() -> bridge.remote.messageCount(OUT) == count);
 
             List<JsonNode> received = new ArrayList<>();
@@ -150,11 +123,11 @@ class LifecycleEventsTest {
             MessageConsumer subscriber = session.createConsumer(session.createTopic(TOPIC));
             connection.start();
 
-            workflow = new StandardWorkflow(WorkflowSettings.of("quiet", "quiet").withSendEvents(false),
-                    List.of(service("first", "a")), bridge.endpoints(), publisherTo(bridge.local));
-            workflow.start();
+            LifecycleEventPublisher events = bridge.events(bridge.local, TOPIC);
+            bridge.start(new StandardWorkflow(WorkflowSettings.of("quiet", "quiet").withSendEvents(false),
+                    List.of(stamp("first", "a")), bridge.endpoints(), events));
             await().atMost(Duration.ofSeconds(60)).until(() -> bridge.remote.messageCount(OUT) == count);
-            workflow.stop(Duration.ofSeconds(10));
+            bridge.stopWorkflows();
             events.close();
 
             assertThat(subscriber.receive(500)).as("an event was published with send-events off").isNull();
@@ -170,15 +143,13 @@ class LifecycleEventsTest {
         int count = 4_000;
         bridge.sendNumbered(count);
         try (TestBroker eventsBroker = TestBroker.started("local", dir.resolve("events"))) {
-            workflow = new PoolingWorkflow(WorkflowSettings.of("resilient", "resilient"), 4, List.of(),
-                    bridge.endpoints(), publisherTo(eventsBroker));
-            workflow.start();
+            bridge.start(new PoolingWorkflow(WorkflowSettings.of("resilient", "resilient"), 4, List.of(),
+                    bridge.endpoints(), bridge.events(eventsBroker, TOPIC)));
             await().atMost(Duration.ofSeconds(60)).until(() -> bridge.remote.messageCount(OUT) >= 500);
             eventsBroker.stop();
 
             await().atMost(Duration.ofMinutes(2)).until(() -> bridge.remote.messageCount(OUT) == count);
-            workflow.stop(Duration.ofSeconds(10));
-            workflow = null;
+            bridge.stopWorkflows();
         }
         List<Message> received = bridge.drain(bridge.remote, OUT);
         assertThat(BridgeFixture.sequences(received)).isEqualTo(BridgeFixture.range(0, count));

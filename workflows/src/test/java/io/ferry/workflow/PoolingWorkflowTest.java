@@ -20,10 +20,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.ferry.core.FerryMessage;
 import io.ferry.core.Service;
-import io.ferry.core.event.LifecycleEventPublisher;
-import io.ferry.core.jms.ConnectionSettings;
+import io.ferry.core.ServiceException;
 import io.ferry.profiling.StatisticsSnapshot;
 import io.ferry.profiling.TimingRegistry;
 
@@ -33,8 +31,6 @@ class PoolingWorkflowTest {
     Path dir;
 
     private BridgeFixture bridge;
-    private AbstractWorkflow workflow;
-    private LifecycleEventPublisher events;
 
     @BeforeEach
     void start() {
@@ -44,19 +40,7 @@ class PoolingWorkflowTest {
 
     @AfterEach
     void stop() {
-        if (workflow != null) {
-            workflow.stop(Duration.ofSeconds(10));
-        }
-        if (events != null) {
-            events.close();
-        }
         bridge.close();
-    }
-
-    private LifecycleEventPublisher eventsOnLocal() {
-        events = new LifecycleEventPublisher(ConnectionSettings.anonymous("events", bridge.local.url()), "ferry.events",
-                10_000, 100, io.ferry.core.Backoff.DEFAULT, TimingRegistry.global());
-        return events;
     }
 
     @Test
@@ -64,23 +48,12 @@ class PoolingWorkflowTest {
         int count = 10_000;
         bridge.sendNumbered(count);
         Set<String> workerThreads = ConcurrentHashMap.newKeySet();
-        Service recordThread = new Service() {
-            @Override
-            public String id() {
-                return "record-thread";
-            }
+        Service recordThread = BridgeFixture.service("record-thread", message -> workerThreads.add(Thread.currentThread().getName()));
 
-            @Override
-            public void apply(FerryMessage message) {
-                workerThreads.add(Thread.currentThread().getName());
-            }
-        };
-
-        workflow = new PoolingWorkflow(WorkflowSettings.of("pool-channel", "pool-8"), 8, List.of(recordThread),
-                bridge.endpoints(), eventsOnLocal());
-        workflow.start();
+        bridge.start(new PoolingWorkflow(WorkflowSettings.of("pool-channel", "pool-8"), 8, List.of(recordThread),
+                bridge.endpoints(), bridge.events(bridge.local, "ferry.events")));
         await().atMost(Duration.ofMinutes(2)).until(() -> bridge.remote.messageCount(OUT) == count);
-        workflow.stop(Duration.ofSeconds(10));
+        bridge.stopWorkflows();
 
         await().atMost(Duration.ofSeconds(10)).until(() -> bridge.local.messageCount(IN) == 0);
         List<Message> received = bridge.drain(bridge.remote, OUT);
@@ -104,37 +77,26 @@ class PoolingWorkflowTest {
     void stoppingDrainsInFlightMessagesAndLosesNothing() throws Exception {
         int count = 400;
         bridge.sendNumbered(count);
-        Service slow = new Service() {
-            @Override
-            public String id() {
-                return "slow";
+        Service slow = BridgeFixture.service("slow", message -> {
+            try {
+                Thread.sleep(20); // simulated work, so that stopping finds messages in flight
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ServiceException("interrupted", e);
             }
-
-            @Override
-            public void apply(FerryMessage message) throws io.ferry.core.ServiceException {
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new io.ferry.core.ServiceException("interrupted", e);
-                }
-            }
-        };
-        workflow = new PoolingWorkflow(WorkflowSettings.of("drain", "drain").withSendEvents(false), 4, List.of(slow),
-                bridge.endpoints(), null);
-        workflow.start();
+        });
+        bridge.start(new PoolingWorkflow(WorkflowSettings.of("drain", "drain").withSendEvents(false), 4, List.of(slow),
+                bridge.endpoints(), null));
         await().atMost(Duration.ofSeconds(30)).until(() -> bridge.remote.messageCount(OUT) >= 40);
-        workflow.stop(Duration.ofSeconds(10));
-        workflow = null;
+        bridge.stopWorkflows();
 
         // Everything is either delivered or back on the local broker, never both and never neither.
         long delivered = bridge.remote.messageCount(OUT);
         assertThat(delivered).isLessThan(count);
         await().atMost(Duration.ofSeconds(10)).until(() -> bridge.local.messageCount(IN) + bridge.remote.messageCount(OUT) == count);
 
-        workflow = new PoolingWorkflow(WorkflowSettings.of("drain", "drain-again").withSendEvents(false), 4, List.of(),
-                bridge.endpoints(), null);
-        workflow.start();
+        bridge.start(new PoolingWorkflow(WorkflowSettings.of("drain", "drain-again").withSendEvents(false), 4, List.of(),
+                bridge.endpoints(), null));
         await().atMost(Duration.ofSeconds(60)).until(() -> bridge.remote.messageCount(OUT) == count);
         List<Message> received = bridge.drain(bridge.remote, OUT);
         assertThat(BridgeFixture.sequences(received)).isEqualTo(BridgeFixture.range(0, count));

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,60 +21,43 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.broker.testing.JmsTestClient;
-import io.ferry.broker.testing.TestBroker;
-import io.ferry.core.jms.ConnectionSettings;
-import io.ferry.core.jms.JmsEndpoints;
 import io.ferry.profiling.StatisticsSnapshot;
 import io.ferry.profiling.TimingRegistry;
 
 /** The first bridge: local Artemis -> JmsConsumer -> StandardWorkflow -> PtpProducer -> remote Artemis. */
 class StandardWorkflowBridgeTest {
 
-    private static final int PAYLOAD_SIZE = 3 * 1024;
-
     @TempDir
     Path data;
 
-    private TestBroker local;
-    private TestBroker remote;
-    private JmsEndpoints endpoints;
-    private StandardWorkflow workflow;
+    private BridgeFixture bridge;
 
     @BeforeEach
     void startBrokers() {
         TimingRegistry.global().reset();
-        local = TestBroker.started("local", data.resolve("local"));
-        remote = TestBroker.create("remote", data.resolve("remote"));
-        endpoints = new JmsEndpoints(ConnectionSettings.anonymous("local", local.url()), "in",
-                ConnectionSettings.anonymous("remote", remote.url()), "out", "errors");
+        bridge = new BridgeFixture(data);
     }
 
     @AfterEach
     void stopAll() {
-        if (workflow != null) {
-            workflow.stop(Duration.ofSeconds(10));
-        }
-        endpoints.close();
-        remote.close();
-        local.close();
+        bridge.close();
     }
 
     @Test
     void bridgesAThousandMessagesExactlyOnceWithPayloadsAndPropertiesIntact() throws Exception {
-        remote.start();
+        bridge.startRemote();
         int count = 1_000;
-        sendNumbered(count);
+        sendBytesAndText(count);
 
-        workflow = new StandardWorkflow(WorkflowSettings.of("local-to-remote", "local-to-remote").withSendEvents(false),
-                List.of(), endpoints, null);
-        workflow.start();
+        bridge.start(new StandardWorkflow(WorkflowSettings.of("local-to-remote", "local-to-remote").withSendEvents(false),
+                List.of(), bridge.endpoints(), null));
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> remote.messageCount("out") == count);
-        workflow.stop(Duration.ofSeconds(10));
-        await().atMost(Duration.ofSeconds(10)).until(() -> local.messageCount("in") == 0);
+        await().atMost(Duration.ofSeconds(60)).until(() -> bridge.remote.messageCount("out") == count);
+        bridge.stopWorkflows();
+        await().atMost(Duration.ofSeconds(10)).until(() -> bridge.local.messageCount("in") == 0);
 
         Set<Integer> seen = new HashSet<>();
-        try (JmsTestClient client = new JmsTestClient(remote.url())) {
+        try (JmsTestClient client = new JmsTestClient(bridge.remote.url())) {
             for (Message received : client.drain("out", 500)) {
                 int seq = received.getIntProperty("seq");
                 assertThat(seen.add(seq)).as("duplicate seq %d", seq).isTrue();
@@ -90,10 +72,10 @@ class StandardWorkflowBridgeTest {
                     BytesMessage bytes = (BytesMessage) received;
                     byte[] body = new byte[(int) bytes.getBodyLength()];
                     bytes.readBytes(body);
-                    assertThat(body).isEqualTo(payload(seq));
+                    assertThat(body).isEqualTo(BridgeFixture.payload(seq));
                 } else {
                     assertThat(received).isInstanceOf(TextMessage.class);
-                    assertThat(((TextMessage) received).getText()).isEqualTo(new String(payload(seq), StandardCharsets.US_ASCII));
+                    assertThat(((TextMessage) received).getText()).isEqualTo(new String(BridgeFixture.payload(seq), StandardCharsets.US_ASCII));
                 }
             }
         }
@@ -109,51 +91,36 @@ class StandardWorkflowBridgeTest {
     @Test
     void doesNotConsumeWhileTheRemoteBrokerIsDownAndDeliversOnceItIsUp() throws Exception {
         int count = 200;
-        sendNumbered(count);
+        bridge.sendNumbered(count);
 
-        workflow = new StandardWorkflow(WorkflowSettings.of("remote-down", "remote-down").withSendEvents(false),
-                List.of(), endpoints, null);
-        workflow.start();
+        bridge.start(new StandardWorkflow(WorkflowSettings.of("remote-down", "remote-down").withSendEvents(false),
+                List.of(), bridge.endpoints(), null));
 
         // For as long as the remote broker is down, nobody consumes and every message stays put.
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(
-                () -> local.consumerCount("in") == 0 && local.messageCount("in") == count);
+                () -> bridge.local.consumerCount("in") == 0 && bridge.local.messageCount("in") == count);
         assertThat(TimingRegistry.global().cumulative().tag("PtpProducer.produce()").count()).isZero();
 
-        remote.start();
-        await().atMost(Duration.ofSeconds(60)).until(() -> remote.messageCount("out") == count);
-        workflow.stop(Duration.ofSeconds(10));
-        await().atMost(Duration.ofSeconds(10)).until(() -> local.messageCount("in") == 0);
+        bridge.startRemote();
+        await().atMost(Duration.ofSeconds(60)).until(() -> bridge.remote.messageCount("out") == count);
+        bridge.stopWorkflows();
+        await().atMost(Duration.ofSeconds(10)).until(() -> bridge.local.messageCount("in") == 0);
 
-        try (JmsTestClient client = new JmsTestClient(remote.url())) {
-            List<Message> received = client.drain("out", 500);
-            Set<Integer> seqs = new HashSet<>();
-            for (Message m : received) {
-                seqs.add(m.getIntProperty("seq"));
-            }
-            assertThat(received).hasSize(count);
-            assertThat(seqs).hasSize(count);
-        }
+        List<Message> received = bridge.drain(bridge.remote, "out");
+        assertThat(received).hasSize(count);
+        assertThat(BridgeFixture.sequences(received)).isEqualTo(BridgeFixture.range(0, count));
     }
 
-    private void sendNumbered(int count) throws Exception {
-        try (JmsTestClient client = new JmsTestClient(local.url())) {
+    /** Even numbers as bytes messages, odd ones as text messages, each with properties of several types. */
+    private void sendBytesAndText(int count) throws Exception {
+        try (JmsTestClient client = new JmsTestClient(bridge.local.url())) {
             for (int seq = 0; seq < count; seq++) {
                 Message message = seq % 2 == 0
-                        ? client.bytes(payload(seq))
-                        : client.session().createTextMessage(new String(payload(seq), StandardCharsets.US_ASCII));
+                        ? client.bytes(BridgeFixture.payload(seq))
+                        : client.session().createTextMessage(new String(BridgeFixture.payload(seq), StandardCharsets.US_ASCII));
                 client.send("in", message, Map.of("seq", seq, "origin", "test-" + seq,
                         "sentAt", 1_000_000_000_000L + seq, "even", seq % 2 == 0, "ratio", seq / 4.0));
             }
         }
-    }
-
-    /** A 3 KB printable payload that differs per sequence number. */
-    private static byte[] payload(int seq) {
-        byte[] payload = new byte[PAYLOAD_SIZE];
-        Arrays.fill(payload, (byte) ('a' + seq % 26));
-        byte[] prefix = ("seq=" + seq + ";").getBytes(StandardCharsets.US_ASCII);
-        System.arraycopy(prefix, 0, payload, 0, prefix.length);
-        return payload;
     }
 }
