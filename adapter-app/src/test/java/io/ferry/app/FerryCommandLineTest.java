@@ -50,6 +50,24 @@ class FerryCommandLineTest {
     }
 
     @Test
+    void aBadServiceSettingIsOneLineNamingTheServiceAndExitCodeTwo() throws Exception {
+        Path file = dir.resolve("service.yml");
+        Files.writeString(file, """
+                ferry:
+                  connections: {local: {url: "tcp://127.0.0.1:1"}}
+                  channels:
+                    - id: c
+                      consume: {connection: local, queue: in}
+                      produce: {connection: local, queue: out}
+                      workflow: {services: [{id: rev, type: reverse-payload, settings: {colour: blue}}]}
+                """);
+        Result result = run("run", "-c", file.toString());
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo("ferry run: " + file + ": ferry.channels[0].workflow.services[0]: "
+                + "service 'rev': reverse-payload takes no settings, got [colour]" + System.lineSeparator());
+    }
+
+    @Test
     void aBrokerWithAMissingConfigurationSaysSo() {
         Result result = run("broker", "--name", "local", "--config", dir.resolve("none.xml").toString(),
                 "--data", dir.resolve("data").toString());

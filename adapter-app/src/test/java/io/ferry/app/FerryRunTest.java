@@ -9,7 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.Message;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,12 +44,17 @@ class FerryRunTest {
                         - id: run-test
                           consume: {connection: local, queue: in}
                           produce: {connection: remote, queue: out}
-                          workflow: {type: pooling, pool-size: 4}
+                          workflow:
+                            type: pooling
+                            pool-size: 4
+                            services:
+                              - {id: stamp, type: add-metadata, settings: {bridgedBy: ferry}}
+                              - {id: reverse, type: reverse-payload}
                     """.formatted(local.url(), remote.url()));
             int count = 300;
             try (JmsTestClient client = new JmsTestClient(local.url())) {
                 for (int i = 0; i < count; i++) {
-                    client.send("in", client.bytes(new byte[3072]), Map.of("seq", i));
+                    client.send("in", client.bytes(new byte[] {1, 2, 3}), Map.of("seq", i));
                 }
             }
 
@@ -63,6 +72,17 @@ class FerryRunTest {
             }
 
             await().atMost(Duration.ofSeconds(10)).until(() -> local.messageCount("in") == 0);
+            try (JmsTestClient client = new JmsTestClient(remote.url())) {
+                List<Message> out = client.drain("out", 500);
+                assertThat(out).hasSize(count);
+                for (Message message : out) {
+                    assertThat(message.getStringProperty("bridgedBy")).isEqualTo("ferry");
+                    BytesMessage bytes = (BytesMessage) message;
+                    byte[] body = new byte[(int) bytes.getBodyLength()];
+                    bytes.readBytes(body);
+                    assertThat(body).containsExactly(3, 2, 1);
+                }
+            }
             String output = printed.toString(StandardCharsets.UTF_8);
             assertThat(output).contains("Performance Statistics   ");
             assertThat(output).containsPattern("PtpProducer\\.produce\\(\\) +[0-9.]+ +\\d+ +\\d+ +[0-9.]+ +300\\R");
@@ -70,6 +90,7 @@ class FerryRunTest {
             assertThat(output).containsPattern("PoolingWorkflow\\.sendMessageLifecycleEvent\\(\\) +[0-9.]+ +\\d+ +\\d+ +[0-9.]+ +300\\R");
             assertThat(output).containsPattern("LifecycleEventPublisher\\.published +300\\R");
             assertThat(output).contains("Tag (us)", "p99.9");
+            assertThat(output).containsPattern("Service\\(reverse\\) +[0-9.]+ +\\d+ +\\d+ +[0-9.]+ +300\\R");
             assertThat(output).doesNotContain("top-secret");
         }
     }
