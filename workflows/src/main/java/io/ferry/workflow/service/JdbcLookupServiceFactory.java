@@ -1,0 +1,74 @@
+package io.ferry.workflow.service;
+
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import io.ferry.core.Service;
+import io.ferry.core.ServiceFactory;
+
+/**
+ * {@code jdbc-lookup}: settings {@code url} and {@code query} (required), {@code user},
+ * {@code password}, {@code parameters} (comma-separated metadata keys, one per {@code ?} in the
+ * query) and {@code pool-size} (default 4).
+ *
+ * <p>The pool connects lazily: the adapter starts while the database is down, and messages are
+ * rejected until it is back. A URL no JDBC driver on the class path accepts stops start-up.
+ */
+public final class JdbcLookupServiceFactory implements ServiceFactory {
+
+    public static final String TYPE = "jdbc-lookup";
+    static final String URL = "url";
+    static final String USER = "user";
+    static final String PASSWORD = "password";
+    static final String QUERY = "query";
+    static final String PARAMETERS = "parameters";
+    static final String POOL_SIZE = "pool-size";
+    static final int DEFAULT_POOL_SIZE = 4;
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public Service create(String id, Map<String, String> settings) {
+        ServiceSettings checked = new ServiceSettings(id, settings);
+        checked.rejectUnknown(Set.of(URL, USER, PASSWORD, QUERY, PARAMETERS, POOL_SIZE));
+        String url = checked.required(URL);
+        requireDriverFor(checked, url);
+        String query = checked.required(QUERY);
+        String parameters = checked.optional(PARAMETERS);
+        List<String> parameterKeys = parameters == null || parameters.isBlank()
+                ? List.of()
+                : CommaSeparated.parse(checked, PARAMETERS, parameters);
+        int poolSize = checked.positiveInt(POOL_SIZE, DEFAULT_POOL_SIZE);
+        HikariDataSource pool = new HikariDataSource(poolConfig(id, url, checked.optional(USER), checked.optional(PASSWORD), poolSize));
+        return new JdbcLookupService(id, pool, query, parameterKeys);
+    }
+
+    private static void requireDriverFor(ServiceSettings settings, String url) {
+        try {
+            DriverManager.getDriver(url);
+        } catch (SQLException e) {
+            throw settings.invalid(URL, "is not accepted by any JDBC driver on the class path: " + url);
+        }
+    }
+
+    private static HikariConfig poolConfig(String id, String url, String user, String password, int poolSize) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("ferry-" + id);
+        config.setJdbcUrl(url);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(poolSize);
+        // Start without a connection: an unreachable database rejects messages, it does not stop the adapter.
+        config.setInitializationFailTimeout(-1);
+        return config;
+    }
+}
