@@ -69,8 +69,8 @@ final class FerryChannels implements SmartLifecycle {
         boolean anySendsEvents = properties.channels().stream().anyMatch(c -> c.workflow().sendEvents());
         if (anySendsEvents) {
             FerryProperties.Events config = properties.events();
-            events = new LifecycleEventPublisher(connection(config.connection()), config.topic(), config.queueCapacity(),
-                    config.batchSize(), Backoff.DEFAULT, registry);
+            events = new LifecycleEventPublisher(connection(config.connection()), new LifecycleEventPublisher.Settings(
+                    config.topic(), config.queueCapacity(), config.batchSize(), config.linger(), Backoff.DEFAULT), registry);
         }
         for (RunningChannel channel : built) {
             channel.workflow().start();

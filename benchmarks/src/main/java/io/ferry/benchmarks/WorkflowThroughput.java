@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +27,6 @@ import picocli.CommandLine.Option;
 
 import io.ferry.broker.BrokerSettings;
 import io.ferry.broker.EmbeddedBroker;
-import io.ferry.core.Backoff;
 import io.ferry.core.Service;
 import io.ferry.core.event.LifecycleEventPublisher;
 import io.ferry.core.jms.ConnectionSettings;
@@ -65,19 +65,31 @@ public final class WorkflowThroughput implements Callable<Integer> {
     @Option(names = "--config-dir", defaultValue = "config", description = "where the broker XMLs are (default ${DEFAULT-VALUE})")
     Path configDir;
 
-    private record Case(String name, String workflow, int poolSize, boolean delay, boolean events) {
+    @Option(names = "--cases", split = ",", description = "which comparisons: pooling, events (default: both)")
+    List<String> comparisons = List.of("pooling", "events");
+
+    /** One run's outcome: throughput, and CPU time of the whole process (brokers included) per message. */
+    private record Result(double rate, double cpuMicrosPerMessage) {
+    }
+
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+
+    private record Case(String comparison, String name, String workflow, int poolSize, boolean delay, boolean events) {
     }
 
     private static final List<Case> CASES = List.of(
-            new Case("pool-1-delay-2ms", "pooling", 1, true, false),
-            new Case("pool-8-delay-2ms", "pooling", 8, true, false),
-            new Case("standard-events-off", "standard", 1, false, false),
-            new Case("standard-events-on", "standard", 1, false, true),
-            new Case("pool-8-events-off", "pooling", 8, false, false),
-            new Case("pool-8-events-on", "pooling", 8, false, true));
+            new Case("pooling", "pool-1-delay-2ms", "pooling", 1, true, false),
+            new Case("pooling", "pool-8-delay-2ms", "pooling", 8, true, false),
+            new Case("events", "standard-events-off", "standard", 1, false, false),
+            new Case("events", "standard-events-on", "standard", 1, false, true),
+            new Case("events", "pool-8-events-off", "pooling", 8, false, false),
+            new Case("events", "pool-8-events-on", "pooling", 8, false, true));
 
     private EmbeddedBroker local;
     private EmbeddedBroker remote;
+    /** One publisher for the whole program, as the adapter has one for all its channels. */
+    private LifecycleEventPublisher events;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new WorkflowThroughput()).execute(args));
@@ -89,44 +101,54 @@ public final class WorkflowThroughput implements Callable<Integer> {
             System.err.println("workflow-throughput: --messages, --size and --runs must be positive");
             return 2;
         }
+        List<Case> cases = CASES.stream().filter(c -> comparisons.contains(c.comparison())).toList();
+        if (cases.isEmpty()) {
+            System.err.println("workflow-throughput: --cases takes pooling and/or events");
+            return 2;
+        }
         Path data = Files.createTempDirectory("ferry-throughput");
         local = EmbeddedBroker.start(new BrokerSettings("local", configDir.resolve("local-broker.xml"), "127.0.0.1",
                 EmbeddedBroker.freePort(), data.resolve("local")));
         remote = EmbeddedBroker.start(new BrokerSettings("remote", configDir.resolve("remote-broker.xml"), "127.0.0.1",
                 EmbeddedBroker.freePort(), data.resolve("remote")));
+        events = new LifecycleEventPublisher(ConnectionSettings.anonymous("events", local.url()),
+                LifecycleEventPublisher.Settings.defaults("ferry.events"), TimingRegistry.global());
         try {
             System.out.printf(Locale.ROOT, "%d x %d-byte %s messages per case, %d run(s), %d cores%n", messages, size,
                     persistent ? "persistent" : "non-persistent", runs, Runtime.getRuntime().availableProcessors());
-            for (Case c : CASES) {
+            for (Case c : cases) {
                 run(c, Math.min(messages, 2_000)); // warm-up, not counted
             }
-            Map<String, List<Double>> rates = new LinkedHashMap<>();
+            Map<String, List<Result>> results = new LinkedHashMap<>();
             for (int r = 1; r <= runs; r++) {
-                for (Case c : CASES) {
-                    double rate = run(c, messages);
-                    rates.computeIfAbsent(c.name(), k -> new ArrayList<>()).add(rate);
-                    System.out.printf(Locale.ROOT, "run %d  %-22s %9.0f msg/s%n", r, c.name(), rate);
+                // Every other run goes backwards (A B C D, D C B A, ...), so drift hits all cases alike.
+                List<Case> order = new ArrayList<>(cases);
+                if (r % 2 == 0) {
+                    Collections.reverse(order);
+                }
+                for (Case c : order) {
+                    Result result = run(c, messages);
+                    results.computeIfAbsent(c.name(), k -> new ArrayList<>()).add(result);
+                    System.out.printf(Locale.ROOT, "run %d  %-22s %9.0f msg/s %8.1f us CPU/msg%n", r, c.name(),
+                            result.rate(), result.cpuMicrosPerMessage());
                 }
             }
-            report(rates);
+            report(results);
         } finally {
+            events.close();
             local.close();
             remote.close();
         }
         return 0;
     }
 
-    private double run(Case c, int count) throws Exception {
+    private Result run(Case c, int count) throws Exception {
         local.purge("in");
         remote.purge("out");
         preload(count);
         TimingRegistry.global().reset();
         JmsEndpoints endpoints = new JmsEndpoints(ConnectionSettings.anonymous("local", local.url()), "in",
                 ConnectionSettings.anonymous("remote", remote.url()), "out", "ferry.errors");
-        LifecycleEventPublisher events = c.events()
-                ? new LifecycleEventPublisher(ConnectionSettings.anonymous("events", local.url()), "ferry.events",
-                        10_000, 100, Backoff.DEFAULT, TimingRegistry.global())
-                : null;
         List<Service> services = c.delay()
                 ? List.of(new ServiceFactories().create("delay", "delay-2ms", Map.of("delay", "2ms")))
                 : List.of();
@@ -134,21 +156,20 @@ public final class WorkflowThroughput implements Callable<Integer> {
         AbstractWorkflow workflow = c.workflow().equals("standard")
                 ? new StandardWorkflow(settings, services, endpoints, events)
                 : new PoolingWorkflow(settings, c.poolSize(), services, endpoints, events);
+        long cpuStart = OS.getProcessCpuTime();
         long start = System.nanoTime();
         workflow.start();
         while (remote.messageCount("out") < count) {
             TimeUnit.MILLISECONDS.sleep(2);
         }
         long elapsed = System.nanoTime() - start;
+        long cpu = OS.getProcessCpuTime() - cpuStart;
         workflow.stop(Duration.ofSeconds(10));
         endpoints.close();
-        if (events != null) {
-            events.close();
-        }
         if (remote.messageCount("out") != count) {
             throw new IllegalStateException(c.name() + ": " + remote.messageCount("out") + " arrived, expected " + count);
         }
-        return count / (elapsed / 1e9);
+        return new Result(count / (elapsed / 1e9), cpu / 1e3 / count);
     }
 
     private void preload(int count) throws JMSException {
@@ -170,20 +191,33 @@ public final class WorkflowThroughput implements Callable<Integer> {
         }
     }
 
-    private static void report(Map<String, List<Double>> rates) {
-        System.out.printf(Locale.ROOT, "%n%-22s %12s %12s %12s%n", "case", "median msg/s", "min", "max");
-        Map<String, Double> medians = new LinkedHashMap<>();
-        rates.forEach((name, values) -> {
-            List<Double> sorted = values.stream().sorted().toList();
-            double median = sorted.get(sorted.size() / 2);
-            medians.put(name, median);
-            System.out.printf(Locale.ROOT, "%-22s %12.0f %12.0f %12.0f%n", name, median, sorted.get(0), sorted.get(sorted.size() - 1));
+    private static void report(Map<String, List<Result>> results) {
+        System.out.printf(Locale.ROOT, "%n%-22s %12s %9s %9s %14s%n", "case", "median msg/s", "min", "max", "median us CPU/msg");
+        Map<String, Double> rates = new LinkedHashMap<>();
+        Map<String, Double> cpu = new LinkedHashMap<>();
+        results.forEach((name, values) -> {
+            List<Double> sorted = values.stream().map(Result::rate).sorted().toList();
+            rates.put(name, median(sorted));
+            cpu.put(name, median(values.stream().map(Result::cpuMicrosPerMessage).sorted().toList()));
+            System.out.printf(Locale.ROOT, "%-22s %12.0f %9.0f %9.0f %14.1f%n", name, rates.get(name), sorted.get(0),
+                    sorted.get(sorted.size() - 1), cpu.get(name));
         });
-        System.out.printf(Locale.ROOT, "%npool 8 / pool 1, 2 ms delay:        %.2fx (target >= 6)%n",
-                medians.get("pool-8-delay-2ms") / medians.get("pool-1-delay-2ms"));
-        System.out.printf(Locale.ROOT, "events on / off, StandardWorkflow:  %.3f (target >= 0.95)%n",
-                medians.get("standard-events-on") / medians.get("standard-events-off"));
-        System.out.printf(Locale.ROOT, "events on / off, pool 8:            %.3f (target >= 0.95)%n",
-                medians.get("pool-8-events-on") / medians.get("pool-8-events-off"));
+        System.out.println();
+        ratio(rates, "pool 8 / pool 1, 2 ms delay, throughput:      ", "pool-8-delay-2ms", "pool-1-delay-2ms", "x (target >= 6)");
+        ratio(rates, "events on / off, StandardWorkflow, throughput:", "standard-events-on", "standard-events-off", " (target >= 0.95)");
+        ratio(rates, "events on / off, pool 8, throughput:          ", "pool-8-events-on", "pool-8-events-off", " (target >= 0.95)");
+        ratio(cpu, "events on / off, StandardWorkflow, CPU/msg:   ", "standard-events-on", "standard-events-off", "");
+        ratio(cpu, "events on / off, pool 8, CPU/msg:             ", "pool-8-events-on", "pool-8-events-off", "");
+    }
+
+    private static double median(List<Double> sorted) {
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    private static void ratio(Map<String, Double> medians, String label, String numerator, String denominator, String target) {
+        if (medians.containsKey(numerator) && medians.containsKey(denominator)) {
+            System.out.printf(Locale.ROOT, "%s %.3f%s%n", label, medians.get(numerator) / medians.get(denominator), target);
+        }
     }
 }

@@ -106,7 +106,8 @@ final class BridgeFixture implements AutoCloseable {
     /** A lifecycle event publisher to a topic on the given broker, closed by {@link #close()}. */
     LifecycleEventPublisher events(TestBroker broker, String topic) {
         LifecycleEventPublisher publisher = new LifecycleEventPublisher(ConnectionSettings.anonymous("events", broker.url()),
-                topic, 10_000, 100, new Backoff(Duration.ofMillis(50), 2.0, Duration.ofMillis(500)), TimingRegistry.global());
+                new LifecycleEventPublisher.Settings(topic, 10_000, 100, Duration.ofMillis(50),
+                        new Backoff(Duration.ofMillis(50), 2.0, Duration.ofMillis(500))), TimingRegistry.global());
         publishers.add(publisher);
         return publisher;
     }

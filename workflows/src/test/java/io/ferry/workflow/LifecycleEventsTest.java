@@ -15,7 +15,7 @@ import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
-import jakarta.jms.TextMessage;
+import jakarta.jms.BytesMessage;
 
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -75,7 +75,10 @@ class LifecycleEventsTest {
             while (received.size() < count && System.currentTimeMillis() < deadline) {
                 Message batch = subscriber.receive(1_000);
                 if (batch != null) {
-                    json.readTree(((TextMessage) batch).getText()).forEach(received::add);
+                    BytesMessage bytes = (BytesMessage) batch;
+                    byte[] body = new byte[(int) bytes.getBodyLength()];
+                    bytes.readBytes(body);
+                    json.readTree(body).forEach(received::add);
                 }
             }
             assertThat(received).hasSize(count);

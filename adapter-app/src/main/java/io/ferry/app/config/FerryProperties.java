@@ -72,13 +72,15 @@ public record FerryProperties(
 
     /**
      * Where lifecycle events go: a topic on one of the connections, through a bounded queue
-     * (events beyond it are dropped and counted, never waited for).
+     * (events beyond it are dropped and counted, never waited for), up to {@code batchSize} events
+     * per JMS message, the first waiting at most {@code linger} for the others.
      */
     public record Events(
             @NotBlank @DefaultValue("local") String connection,
             @NotBlank @DefaultValue("ferry.events") String topic,
-            @DefaultValue("10000") @Min(1) int queueCapacity,
-            @DefaultValue("100") @Min(1) int batchSize) {
+            @DefaultValue("20000") @Min(1) int queueCapacity,
+            @DefaultValue("250") @Min(1) int batchSize,
+            @DefaultValue("100ms") Duration linger) {
     }
 
     /**

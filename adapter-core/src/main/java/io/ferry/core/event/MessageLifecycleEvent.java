@@ -4,15 +4,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import com.fasterxml.jackson.annotation.JsonAutoDetect;
-
 /**
  * What happened to one message in one workflow: when it was taken, and a marker per stage
  * (the consumer, each service, the producer) saying when the stage ended and whether it succeeded.
- * Built by the worker that handles the message; published, when the workflow sends events, as JSON.
+ * Built by the worker that handles the message; published, when the workflow sends events, as JSON
+ * ({@link LifecycleEventJson}).
  */
-@JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY, getterVisibility = JsonAutoDetect.Visibility.NONE,
-        isGetterVisibility = JsonAutoDetect.Visibility.NONE)
 public final class MessageLifecycleEvent {
 
     /** One stage of a message's way through a workflow. */
