@@ -18,7 +18,6 @@ import io.ferry.core.event.LifecycleEventPublisher;
 import io.ferry.core.event.LifecycleEventSink;
 import io.ferry.core.jms.ConnectionSettings;
 import io.ferry.core.jms.JmsEndpoints;
-import io.ferry.profiling.PercentileTableFormatter;
 import io.ferry.profiling.PerfTableFormatter;
 import io.ferry.profiling.StatisticsSnapshot;
 import io.ferry.profiling.TimeSlicer;
@@ -47,6 +46,9 @@ final class FerryChannels implements SmartLifecycle {
     private final List<RunningChannel> running = new ArrayList<>();
     private LifecycleEventPublisher events;
     private TimeSlicer slicer;
+    private WarmupReset warmup;
+    private Path statisticsFile;
+    private long warmupMessages;
 
     /** @throws ConfigException when a service cannot be made from its settings */
     FerryChannels(FerryProperties properties, Path configFile, TimingRegistry registry, PrintStream out) {
@@ -58,6 +60,12 @@ final class FerryChannels implements SmartLifecycle {
         for (int i = 0; i < properties.channels().size(); i++) {
             built.add(build(properties.channels().get(i), i, factories));
         }
+    }
+
+    /** For measured runs: write the statistics here on shutdown, and reset them after the first messages. */
+    void measure(Path statisticsFile, long warmupMessages) {
+        this.statisticsFile = statisticsFile;
+        this.warmupMessages = warmupMessages;
     }
 
     private record RunningChannel(FerryProperties.Channel config, JmsEndpoints endpoints, AbstractWorkflow workflow) {
@@ -78,6 +86,11 @@ final class FerryChannels implements SmartLifecycle {
             FerryProperties.Channel config = channel.config();
             LOG.info("channel {} started: {} {} -> {} {}", config.id(), config.consume().connection(),
                     config.consume().queue(), config.produce().connection(), config.produce().queue());
+        }
+        if (warmupMessages > 0 && statisticsFile != null) {
+            List<String> tags = running.stream()
+                    .map(c -> c.workflow().getClass().getSimpleName() + "(" + c.workflow().id() + ")").toList();
+            warmup = new WarmupReset(registry, tags, warmupMessages, Path.of(statisticsFile + ".warmed-up"));
         }
         if (properties.profiling().logSlices()) {
             PerfTableFormatter table = new PerfTableFormatter();
@@ -121,6 +134,9 @@ final class FerryChannels implements SmartLifecycle {
         if (slicer != null) {
             slicer.close();
         }
+        if (warmup != null) {
+            warmup.stop();
+        }
         for (RunningChannel channel : running) {
             channel.workflow().stop(channel.config().workflow().drainTimeout());
             channel.endpoints().close();
@@ -133,10 +149,11 @@ final class FerryChannels implements SmartLifecycle {
         }
         StatisticsSnapshot totals = registry.cumulative();
         out.println();
-        out.print(new PerfTableFormatter().format(totals));
-        out.println();
-        out.print(new PercentileTableFormatter().format(totals));
+        out.print(StatisticsFile.tables(totals));
         out.flush();
+        if (statisticsFile != null) {
+            StatisticsFile.write(statisticsFile, totals);
+        }
     }
 
     @Override

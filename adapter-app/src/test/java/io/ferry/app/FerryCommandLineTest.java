@@ -67,6 +67,21 @@ class FerryCommandLineTest {
                 + "service 'rev': reverse-payload takes no settings, got [colour]" + System.lineSeparator());
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', textBlock = """
+            --messages=0                 | ferry perf: --messages must be positive
+            --size=-1                    | ferry perf: --size must be positive
+            --cases=teleport-events-on   | ferry perf: unknown case 'teleport-events-on' (known: standard-events-on, standard-events-off, pooling-events-on, pooling-events-off)
+            --sweep=pool-size=1,x        | ferry perf: --sweep: 'x' is not a pool size
+            --sweep=threads=4            | ferry perf: --sweep takes pool-size=1,2,4,8
+            --rate=-5                    | ferry perf: --rate must not be negative
+            """)
+    void badPerfOptionsAreOneLineAndExitCodeTwo(String option, String message) {
+        Result result = run("perf", option);
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo(message + System.lineSeparator());
+    }
+
     @Test
     void aBrokerWithAMissingConfigurationSaysSo() {
         Result result = run("broker", "--name", "local", "--config", dir.resolve("none.xml").toString(),

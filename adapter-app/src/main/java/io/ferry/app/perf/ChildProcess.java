@@ -1,0 +1,138 @@
+package io.ferry.app.perf;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+
+/**
+ * A process the perf run started (a broker, the adapter): its output goes to a log file, readiness
+ * is a line in that log, and its peak resident memory is sampled from /proc while it runs.
+ * Closing it asks it to stop (SIGTERM) and, after a grace period, kills it.
+ */
+final class ChildProcess implements AutoCloseable {
+
+    private final String name;
+    private final Process process;
+    private final Path log;
+    private final long startedNanos = System.nanoTime();
+    private final AtomicLong peakRssKb = new AtomicLong();
+    private final ScheduledExecutorService sampler;
+
+    private ChildProcess(String name, Process process, Path log) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+        this.sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "perf-rss-" + name);
+            thread.setDaemon(true);
+            return thread;
+        });
+        sampler.scheduleAtFixedRate(this::sampleRss, 0, 200, TimeUnit.MILLISECONDS);
+    }
+
+    static ChildProcess start(String name, List<String> command, Path log) throws IOException {
+        Files.createDirectories(log.toAbsolutePath().getParent());
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        return new ChildProcess(name, process, log);
+    }
+
+    String name() {
+        return name;
+    }
+
+    Path log() {
+        return log;
+    }
+
+    /**
+     * Waits until the log shows a line matching {@code ready}; returns how long start-up took.
+     *
+     * @throws PerfException when the process ends first (its last log line says why) or the time is up
+     */
+    Duration awaitReady(Pattern ready, Duration timeout) throws IOException, InterruptedException, PerfException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            String output = Files.exists(log) ? Files.readString(log) : "";
+            if (ready.matcher(output).find()) {
+                return Duration.ofNanos(System.nanoTime() - startedNanos);
+            }
+            if (!process.isAlive()) {
+                throw new PerfException(name + " stopped before it was ready: " + lastLine(output) + " (log: " + log + ")");
+            }
+            Thread.sleep(20);
+        }
+        throw new PerfException(name + " was not ready within " + timeout.toSeconds() + " s (log: " + log + ")");
+    }
+
+    /** Peak resident memory seen so far, in MiB (0 where /proc is not available). */
+    double peakRssMiB() {
+        return peakRssKb.get() / 1024.0;
+    }
+
+    /** CPU time used so far (user + system), from /proc; -1 where not available. */
+    Duration cpuTime() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"))
+                    .replaceFirst("^.*\\) ", "").split(" ");
+            long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+            return Duration.ofMillis(ticks * 10); // USER_HZ is 100 on Linux
+        } catch (IOException | RuntimeException e) {
+            return Duration.ofMillis(-1);
+        }
+    }
+
+    private void sampleRss() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    long kb = Long.parseLong(line.replaceAll("\\D", ""));
+                    peakRssKb.accumulateAndGet(kb, Math::max);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // The process has ended, or this is not Linux: nothing to sample.
+        }
+    }
+
+    /** Asks the process to stop and waits for it; true when it ended by itself within the grace period. */
+    boolean stop(Duration grace) throws InterruptedException {
+        sampleRss();
+        sampler.shutdownNow();
+        if (!process.isAlive()) {
+            return true;
+        }
+        process.destroy(); // SIGTERM: the adapter drains and writes its statistics, a broker stops cleanly
+        if (process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+            return true;
+        }
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        return false;
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public void close() {
+        try {
+            stop(Duration.ofSeconds(20));
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String lastLine(String output) {
+        String[] lines = output.strip().split("\\R");
+        return lines.length == 0 || lines[lines.length - 1].isBlank() ? "no output" : lines[lines.length - 1];
+    }
+}

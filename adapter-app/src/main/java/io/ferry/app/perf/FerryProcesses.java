@@ -1,0 +1,51 @@
+package io.ferry.app.perf;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+
+import io.ferry.app.FerryMain;
+
+/**
+ * Command lines that run {@code ferry} subcommands in a JVM of their own, with the same Java and the
+ * same class path as this one: {@code java -jar ferry.jar ...} from the executable jar, or
+ * {@code java -cp ... FerryMain ...} otherwise (a build tree, or a test runner's class-path jar).
+ */
+final class FerryProcesses {
+
+    private final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    private final String classPath = System.getProperty("java.class.path");
+
+    List<String> command(List<String> jvmOptions, String... ferryArguments) {
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        command.addAll(jvmOptions);
+        if (isFerryJar(classPath)) {
+            command.add("-jar");
+            command.add(classPath);
+        } else {
+            command.add("-cp");
+            command.add(classPath);
+            command.add(FerryMain.class.getName());
+        }
+        command.addAll(List.of(ferryArguments));
+        return command;
+    }
+
+    /** The executable jar names FerryMain as its Start-Class (Spring Boot's launcher runs it). */
+    private static boolean isFerryJar(String classPath) {
+        if (classPath.contains(File.pathSeparator) || !classPath.endsWith(".jar")) {
+            return false;
+        }
+        try (JarFile jar = new JarFile(classPath)) {
+            Manifest manifest = jar.getManifest();
+            return manifest != null && FerryMain.class.getName().equals(manifest.getMainAttributes().getValue("Start-Class"));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.ferry.app.perf;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code ferry perf}: the one-command performance run. */
+@Command(name = "perf", mixinStandardHelpOptions = true,
+        description = {"Runs the performance test: two Artemis brokers and the adapter, each in its own JVM on 127.0.0.1,",
+                "and the load generator; by default 10,000 persistent 3 KB messages for StandardWorkflow and",
+                "PoolingWorkflow with lifecycle events on and off, after a warm-up, plus a no-bridge baseline.",
+                "Prints the perf4j tables and a comparison, and writes report.json and report.html."})
+public final class PerfCommand implements Callable<Integer> {
+
+    @Option(names = "--messages", defaultValue = "10000", description = "measured messages per case (default ${DEFAULT-VALUE})")
+    int messages;
+
+    @Option(names = "--size", defaultValue = "3072", description = "payload bytes (default ${DEFAULT-VALUE})")
+    int size;
+
+    @Option(names = "--warmup", defaultValue = "2000", description = "messages sent before measuring, then forgotten (default ${DEFAULT-VALUE})")
+    int warmup;
+
+    @Option(names = "--runs", defaultValue = "1", description = "repeat every case; medians and spread are reported (default ${DEFAULT-VALUE})")
+    int runs;
+
+    @Option(names = "--cases", split = ",", description = "cases to run (default: all of standard-events-on, standard-events-off, pooling-events-on, pooling-events-off)")
+    List<String> cases = PerfCase.ALL;
+
+    @Option(names = "--pool-size", defaultValue = "10", description = "workers of PoolingWorkflow (default ${DEFAULT-VALUE})")
+    int poolSize;
+
+    @Option(names = "--persistent", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "persistent messages (default); --no-persistent for non-persistent")
+    boolean persistent;
+
+    @Option(names = "--non-persistent", description = "same as --no-persistent")
+    boolean nonPersistent;
+
+    @Option(names = "--rate", defaultValue = "0", description = "target send rate in msg/s, 0 for as fast as possible (default ${DEFAULT-VALUE}); latency is then measured from each message's intended send time")
+    double rate;
+
+    @Option(names = "--baseline", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "also run the load generator straight through the local broker (default on)")
+    boolean baseline;
+
+    @Option(names = "--sweep", description = "pool-size=1,2,4,8: run the pooling cases once per pool size (a concurrency table)")
+    String sweep;
+
+    @Option(names = "--sender-threads", defaultValue = "4", description = "load generator sender threads (default ${DEFAULT-VALUE})")
+    int senderThreads;
+
+    @Option(names = "--out", defaultValue = "target/perf", description = "where reports go, in a folder per run (default ${DEFAULT-VALUE})")
+    Path out;
+
+    @Override
+    public Integer call() {
+        PerfSettings settings;
+        try {
+            settings = settings();
+        } catch (IllegalArgumentException e) {
+            System.err.println("ferry perf: " + e.getMessage());
+            return 2;
+        }
+        try {
+            PerfReport report = new PerfRun(settings, System.out).run();
+            return report.deliveryClean() ? 0 : 1;
+        } catch (PerfException e) {
+            System.err.println("ferry perf: " + e.getMessage());
+            return 1;
+        } catch (Exception e) {
+            System.err.println("ferry perf: failed: " + e);
+            return 1;
+        }
+    }
+
+    PerfSettings settings() {
+        require(messages > 0, "--messages must be positive");
+        require(size > 0, "--size must be positive");
+        require(warmup >= 0, "--warmup must not be negative");
+        require(runs > 0, "--runs must be positive");
+        require(poolSize > 0, "--pool-size must be positive");
+        require(rate >= 0, "--rate must not be negative");
+        require(senderThreads > 0, "--sender-threads must be positive");
+        List<Integer> poolSizes = sweep == null ? List.of(poolSize) : sweepPoolSizes(sweep);
+        List<PerfCase> parsed = new ArrayList<>();
+        for (String name : cases) {
+            PerfCase perfCase = PerfCase.parse(name.trim(), poolSize);
+            if (perfCase.workflow().equals("pooling")) {
+                poolSizes.forEach(size -> parsed.add(new PerfCase("pooling", perfCase.sendEvents(), size)));
+            } else if (sweep == null) {
+                parsed.add(perfCase);
+            }
+        }
+        require(!parsed.isEmpty(), "--sweep needs a pooling case in --cases");
+        return new PerfSettings(messages, size, warmup, runs, parsed, poolSize, persistent && !nonPersistent, rate, baseline,
+                senderThreads, out);
+    }
+
+    private static List<Integer> sweepPoolSizes(String sweep) {
+        String prefix = "pool-size=";
+        require(sweep.startsWith(prefix), "--sweep takes pool-size=1,2,4,8");
+        List<Integer> sizes = new ArrayList<>();
+        for (String size : sweep.substring(prefix.length()).split(",")) {
+            try {
+                sizes.add(Integer.parseInt(size.trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--sweep: '" + size + "' is not a pool size");
+            }
+            require(sizes.get(sizes.size() - 1) > 0, "--sweep: pool sizes must be positive");
+        }
+        return sizes;
+    }
+
+    private static void require(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}

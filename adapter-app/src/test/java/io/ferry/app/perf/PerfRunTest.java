@@ -1,0 +1,79 @@
+package io.ferry.app.perf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ferry.profiling.StatisticsJson;
+
+/** `ferry perf` end to end with small counts: real broker and adapter processes, the real load generator. */
+class PerfRunTest {
+
+    private static final int MESSAGES = 500;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aSmallRunReportsEveryTagCleanDeliveryAndLeavesNoProcessBehind() throws Exception {
+        List<PerfCase> cases = List.of(PerfCase.parse("standard-events-on", 4), PerfCase.parse("pooling-events-off", 4));
+        PerfSettings settings = new PerfSettings(MESSAGES, 1024, 100, 1, cases, 4, true, 0, true, 2, dir);
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PerfRun run = new PerfRun(settings, new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+        PerfReport report = run.run();
+        String output = printed.toString(StandardCharsets.UTF_8);
+
+        assertThat(report.deliveryClean()).isTrue();
+        assertThat(report.baseline().received()).isEqualTo(MESSAGES);
+        assertThat(report.cases()).extracting(PerfReport.CaseResult::name)
+                .containsExactly("standard-events-on", "pooling-events-off-pool-4");
+        for (PerfReport.CaseResult result : report.cases()) {
+            assertThat(result.endToEnd().received()).isEqualTo(MESSAGES);
+            assertThat(result.endToEnd().missing()).isZero();
+            assertThat(result.endToEnd().duplicated()).isZero();
+            String type = result.name().startsWith("standard") ? "StandardWorkflow" : "PoolingWorkflow";
+            // Warm-up messages were forgotten: every tag counts exactly the measured messages.
+            assertThat(count(result, "PtpProducer.produce()")).isEqualTo(MESSAGES);
+            assertThat(count(result, type + "(perf)")).isEqualTo(MESSAGES);
+            assertThat(count(result, type + ".sendMessageLifecycleEvent()")).isEqualTo(MESSAGES);
+            // The printed perf4j table says what the JSON says.
+            for (StatisticsJson.TagFigures tag : result.adapter().tags()) {
+                Matcher row = Pattern.compile(Pattern.quote(tag.tag()) + " +[0-9.]+ +\\d+ +\\d+ +[0-9.]+ +(\\d+)\\R").matcher(result.tables());
+                assertThat(row.find()).as("perf4j row for %s", tag.tag()).isTrue();
+                assertThat(Long.parseLong(row.group(1))).isEqualTo(tag.count());
+            }
+            assertThat(output).contains(result.tables());
+            assertThat(result.startupSeconds()).isPositive();
+            assertThat(result.throughputVsBaseline()).isPositive();
+        }
+        assertThat(report.comparisons()).isEmpty(); // no workflow ran with events both on and off
+        assertThat(output).contains("delivery: clean in every case");
+
+        PerfReport read = PerfReportFiles.read(run.directory().resolve("report.json"));
+        assertThat(read.cases()).hasSize(2);
+        assertThat(read.cases().get(0).adapter()).isEqualTo(report.cases().get(0).adapter());
+        assertThat(read.summary()).isEqualTo(report.summary());
+        String html = Files.readString(run.directory().resolve("report.html"));
+        assertThat(html).contains("new Chart(", "pooling-events-off-pool-4").doesNotContain("/*CHART_JS*/", "/*REPORT_JSON*/");
+        assertThat(html.length()).isGreaterThan(150_000); // Chart.js is inlined, so the page works offline
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
+    }
+
+    private static long count(PerfReport.CaseResult result, String tag) {
+        return result.adapter().tags().stream().filter(t -> t.tag().equals(tag)).mapToLong(StatisticsJson.TagFigures::count).sum();
+    }
+}
