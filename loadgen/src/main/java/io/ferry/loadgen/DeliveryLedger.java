@@ -16,7 +16,7 @@ public final class DeliveryLedger {
     /** What one arrival was. */
     public enum Arrival { FIRST, DUPLICATE, CORRUPTED, UNEXPECTED }
 
-    private final Map<String, Integer> expected;
+    private final Map<String, Integer> expected = new HashMap<>();
     private final Map<String, BitSet> seen = new HashMap<>();
     private long received;
     private long duplicated;
@@ -25,13 +25,32 @@ public final class DeliveryLedger {
 
     /** @param expectedPerProducer how many messages each producer id sends */
     public DeliveryLedger(Map<String, Integer> expectedPerProducer) {
-        this.expected = Map.copyOf(expectedPerProducer);
-        expected.forEach((producer, count) -> {
-            if (count < 0) {
-                throw new IllegalArgumentException("negative count for producer " + producer);
-            }
-            seen.put(producer, new BitSet(count));
-        });
+        expectedPerProducer.forEach(this::addProducer);
+    }
+
+    /**
+     * Adds a producer the ledger did not know, with the count its own messages announce (a sink
+     * started without the sender's figures learns them this way). A known producer keeps its count.
+     */
+    public synchronized void expectProducer(String producerId, int count) {
+        if (!expected.containsKey(producerId)) {
+            addProducer(producerId, count);
+        }
+    }
+
+    private void addProducer(String producerId, int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("negative count for producer " + producerId);
+        }
+        expected.put(producerId, count);
+        seen.put(producerId, new BitSet(count));
+    }
+
+    /** Records an arrival that carries no producer or sequence at all: it cannot be anything but unexpected. */
+    public synchronized Arrival recordUnexpected() {
+        received++;
+        unexpected++;
+        return Arrival.UNEXPECTED;
     }
 
     /**

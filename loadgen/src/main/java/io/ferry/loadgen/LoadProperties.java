@@ -6,6 +6,8 @@ import java.util.zip.CRC32;
  * The JMS properties every load message carries, so that the sink can account for it without
  * knowing anything of what carried it: which run, which producer, which sequence number, a payload
  * checksum, and when it was sent.
+ *
+ * <p>Times are epoch microseconds, so a sink in another process on the same host can take latency.
  */
 public final class LoadProperties {
 
@@ -14,6 +16,14 @@ public final class LoadProperties {
     public static final String SEQUENCE = "ferryLoadSeq";
     public static final String CHECKSUM = "ferryLoadCrc32";
     public static final String SENT_AT_MICROS = "ferryLoadSentAtMicros";
+    /**
+     * When a rate-limited sender meant to send the message (its slot in the schedule). Latency is taken
+     * from here when present, so a sender held back by a slow broker does not hide the wait
+     * (coordinated omission).
+     */
+    public static final String INTENDED_AT_MICROS = "ferryLoadIntendedAtMicros";
+    /** How many messages the producer sends in all, so that a sink can account for producers it was not told of. */
+    public static final String PRODUCER_MESSAGES = "ferryLoadProducerMessages";
 
     private LoadProperties() {
     }

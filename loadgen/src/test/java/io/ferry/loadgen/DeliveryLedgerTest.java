@@ -51,6 +51,20 @@ class DeliveryLedgerTest {
     }
 
     @Test
+    void aProducerLearnedLateIsAccountedLikeOneKnownFromTheStart() {
+        DeliveryLedger ledger = new DeliveryLedger(Map.of("p1", 2));
+        ledger.expectProducer("p2", 3);
+        ledger.expectProducer("p1", 99);   // a known producer keeps its count
+        ledger.record("p1", 0, true);
+        ledger.record("p1", 1, true);
+        ledger.record("p2", 1, true);
+        assertThat(ledger.record("p1", 2, true)).isEqualTo(Arrival.UNEXPECTED);
+        assertThat(ledger.recordUnexpected()).isEqualTo(Arrival.UNEXPECTED);
+
+        assertThat(ledger.report()).isEqualTo(new DeliveryReport(5, 5, 3, 2, 0, 0, 2));
+    }
+
+    @Test
     void checksumChangesWithAnyByteOfThePayload() {
         byte[] payload = "ferry payload".getBytes(StandardCharsets.US_ASCII);
         long original = LoadProperties.checksum(payload);

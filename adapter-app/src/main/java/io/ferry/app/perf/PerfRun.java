@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 
+import io.ferry.app.ConsoleProgress;
 import io.ferry.broker.EmbeddedBroker;
 import io.ferry.loadgen.Content;
 import io.ferry.loadgen.LoadException;
@@ -163,11 +164,14 @@ final class PerfRun {
                 settings.rate(), runId);
         SinkSettings receive = new SinkSettings(receiveUrl, null, null, receiveQueue, count, Duration.ofSeconds(30), runId);
         ExecutorService sinkThread = Executors.newSingleThreadExecutor();
+        // Only the receiving side draws progress: it is what tracks the messages end to end.
+        ConsoleProgress progress = new ConsoleProgress(out, out == System.out && System.console() != null);
         try {
-            Future<SinkReport> sink = sinkThread.submit(() -> new LoadSink().run(receive,
-                    LoadPlan.expectedPerProducer(runId, settings.senderThreads(), count), progress(phase + " receive")));
-            SendReport sent = new LoadSender().run(send, progress(phase + " send"));
+            // Each message names its producer's total, so the sink learns what to expect as messages arrive.
+            Future<SinkReport> sink = sinkThread.submit(() -> new LoadSink().run(receive, Map.of(), progress));
+            SendReport sent = new LoadSender().run(send, ProgressListener.none());
             SinkReport received = sink.get();
+            progress.finish();
             PerfReport.Endpoint endpoint = endpoint(sent, received);
             out.printf(Locale.ROOT, "%s: %,.0f msg/s end to end; latency ms p50 %.2f, p90 %.2f, p99 %.2f, p99.9 %.2f, max %.2f%n",
                     phase, endpoint.throughput(), endpoint.latencyP50Ms(), endpoint.latencyP90Ms(), endpoint.latencyP99Ms(),
@@ -204,10 +208,6 @@ final class PerfRun {
             buckets.add(new long[] {value.getValueIteratedTo(), value.getCountAddedInThisIterationStep()});
         }
         return buckets;
-    }
-
-    private ProgressListener progress(String phase) {
-        return new ConsoleProgress(phase, out);
     }
 
     private String adapterConfig(PerfCase perfCase) {

@@ -1,0 +1,116 @@
+package io.ferry.loadgen;
+
+import java.time.Duration;
+import java.util.Map;
+
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.Session;
+
+/**
+ * Consumes a run's messages and accounts for them: exactly once and intact ({@link DeliveryReport}),
+ * end-to-end latency, throughput. It stops when every expected message has arrived intact, or when
+ * nothing arrived for the idle timeout.
+ *
+ * <p>It consumes in local transactions of up to {@value #COMMIT_BATCH} messages, committed early
+ * whenever the queue runs dry: far quicker than acknowledging each message, and a message leaves the
+ * queue only after it was accounted for.
+ */
+public final class LoadSink {
+
+    static final String PHASE = "receive";
+    static final int COMMIT_BATCH = 100;
+    private static final long MAX_POLL_MILLIS = 100;
+
+    /**
+     * @param expectedPerProducer what each producer sent (a {@link SendReport#sentPerProducer()}); empty
+     *                            to learn it from the messages, which cannot see a producer none of whose
+     *                            messages arrived unless {@link SinkSettings#expected()} says more were sent
+     * @throws LoadException            when the broker cannot be reached or fails mid-run
+     * @throws IllegalArgumentException when the settings are unusable, or the counts disagree with {@code expected}
+     */
+    public SinkReport run(SinkSettings settings, Map<String, Integer> expectedPerProducer, ProgressListener progress)
+            throws LoadException {
+        long expected = expectedTotal(settings, expectedPerProducer);
+        SinkAccounting accounting = new SinkAccounting(settings.runId(), expectedPerProducer);
+        try (BrokerConnection broker = BrokerConnection.open(settings.url(), settings.user(), settings.password());
+             ProgressTicker ticker = new ProgressTicker(PHASE, expected, accounting::runArrivals, progress)) {
+            Session session = broker.connection().createSession(Session.SESSION_TRANSACTED);
+            MessageConsumer consumer = session.createConsumer(session.createQueue(settings.queue()));
+            broker.connection().start();
+            ArrivalSpan span = receive(session, consumer, accounting, expected, settings.idleTimeout());
+            SinkReport report = new SinkReport(accounting.report(expected), LatencySummary.of(accounting.latencyMicros()),
+                    accounting.runArrivals(), span.elapsed(), LoadSender.perSecond(accounting.runArrivals(), span.elapsed()),
+                    accounting.latencyMicros(), accounting.foreign());
+            ticker.finish(report.ratePerSecond());
+            return report;
+        } catch (JMSException e) {
+            throw new LoadException("receive from queue '" + settings.queue() + "' at " + settings.url() + " failed: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static long expectedTotal(SinkSettings settings, Map<String, Integer> expectedPerProducer) {
+        if (expectedPerProducer.isEmpty()) {
+            return settings.expected();
+        }
+        long sum = expectedPerProducer.values().stream().mapToLong(Integer::longValue).sum();
+        if (settings.expected() != 0 && settings.expected() != sum) {
+            throw new IllegalArgumentException("--expected is " + settings.expected() + " but the producers sent " + sum);
+        }
+        return sum;
+    }
+
+    private static ArrivalSpan receive(Session session, MessageConsumer consumer, SinkAccounting accounting, long expected,
+                                       Duration idleTimeout) throws JMSException {
+        long idleNanos = idleTimeout.toNanos();
+        long pollMillis = Math.max(1, Math.min(MAX_POLL_MILLIS, idleTimeout.toMillis()));
+        long lastActivity = System.nanoTime();
+        ArrivalSpan span = new ArrivalSpan();
+        int uncommitted = 0;
+        while (expected == 0 || accounting.delivered() < expected) {
+            Message message = consumer.receive(pollMillis);
+            long now = System.nanoTime();
+            if (message == null) {
+                if (uncommitted > 0) {
+                    session.commit();
+                    uncommitted = 0;
+                }
+                if (now - lastActivity >= idleNanos) {
+                    break;
+                }
+                continue;
+            }
+            lastActivity = now;
+            if (accounting.record(message, EpochMicros.now())) {
+                span.arrivalAt(now);
+            }
+            if (++uncommitted >= COMMIT_BATCH) {
+                session.commit();
+                uncommitted = 0;
+            }
+        }
+        if (uncommitted > 0) {
+            session.commit();
+        }
+        return span;
+    }
+
+    /** From the run's first arrival to its last. */
+    private static final class ArrivalSpan {
+        private long firstNanos = -1;
+        private long lastNanos = -1;
+
+        void arrivalAt(long nanos) {
+            if (firstNanos < 0) {
+                firstNanos = nanos;
+            }
+            lastNanos = nanos;
+        }
+
+        Duration elapsed() {
+            return firstNanos < 0 ? Duration.ZERO : Duration.ofNanos(lastNanos - firstNanos);
+        }
+    }
+}

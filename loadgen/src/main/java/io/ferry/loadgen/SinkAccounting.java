@@ -1,0 +1,141 @@
+package io.ferry.loadgen;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageFormatException;
+import jakarta.jms.TextMessage;
+
+import org.HdrHistogram.Histogram;
+
+import io.ferry.loadgen.DeliveryLedger.Arrival;
+
+/**
+ * A sink's books: reads each arriving message's {@link LoadProperties}, verifies its checksum
+ * against the body, enters it in the {@link DeliveryLedger} and, on its first intact arrival, its
+ * latency in the histogram. Used by one receiving thread.
+ */
+final class SinkAccounting {
+
+    /** Three significant digits: a 1 ms latency is known to the microsecond. */
+    private static final int SIGNIFICANT_DIGITS = 3;
+
+    private final String runId;
+    private final boolean learnProducers;
+    private final DeliveryLedger ledger;
+    private final Histogram latencyMicros = new Histogram(SIGNIFICANT_DIGITS);
+    private volatile long runArrivals;
+    private long delivered;
+    private long foreign;
+
+    /**
+     * @param runId               the run to account for, null for any
+     * @param expectedPerProducer the producers' counts; empty to learn them from the messages' {@link LoadProperties#PRODUCER_MESSAGES}
+     */
+    SinkAccounting(String runId, Map<String, Integer> expectedPerProducer) {
+        this.runId = runId;
+        this.learnProducers = expectedPerProducer.isEmpty();
+        this.ledger = new DeliveryLedger(expectedPerProducer);
+        latencyMicros.setAutoResize(true);
+    }
+
+    /** @return false for a foreign message (another run's), which is not accounted */
+    boolean record(Message message, long receivedAtMicros) throws JMSException {
+        String messageRun = message.getStringProperty(LoadProperties.RUN_ID);
+        if (runId != null && !runId.equals(messageRun)) {
+            foreign++;
+            return false;
+        }
+        runArrivals++;
+        String producer = message.getStringProperty(LoadProperties.PRODUCER_ID);
+        long sequence;
+        try {
+            sequence = message.propertyExists(LoadProperties.SEQUENCE) ? message.getLongProperty(LoadProperties.SEQUENCE) : -1;
+            if (learnProducers && producer != null && message.propertyExists(LoadProperties.PRODUCER_MESSAGES)) {
+                ledger.expectProducer(producer, message.getIntProperty(LoadProperties.PRODUCER_MESSAGES));
+            }
+        } catch (NumberFormatException | MessageFormatException notANumber) {
+            sequence = -1;
+        }
+        if (producer == null || sequence < 0) {
+            ledger.recordUnexpected();
+            return true;
+        }
+        Arrival arrival = ledger.record(producer, sequence, checksumMatches(message));
+        if (arrival == Arrival.FIRST) {
+            delivered++;
+            recordLatency(message, receivedAtMicros);
+        }
+        return true;
+    }
+
+    private void recordLatency(Message message, long receivedAtMicros) throws JMSException {
+        String from = message.propertyExists(LoadProperties.INTENDED_AT_MICROS) ? LoadProperties.INTENDED_AT_MICROS
+                : LoadProperties.SENT_AT_MICROS;
+        if (message.propertyExists(from)) {
+            // Clocks of two processes can disagree by a little; a negative latency is zero.
+            latencyMicros.recordValue(Math.max(0, receivedAtMicros - message.getLongProperty(from)));
+        }
+    }
+
+    private static boolean checksumMatches(Message message) throws JMSException {
+        if (!message.propertyExists(LoadProperties.CHECKSUM)) {
+            return false;
+        }
+        byte[] body = body(message);
+        try {
+            return body != null && LoadProperties.checksum(body) == message.getLongProperty(LoadProperties.CHECKSUM);
+        } catch (NumberFormatException | MessageFormatException notANumber) {
+            return false;
+        }
+    }
+
+    /** The bytes the sender checksummed, or null for a message type no sender produces. */
+    private static byte[] body(Message message) throws JMSException {
+        if (message instanceof TextMessage text) {
+            String body = text.getText();
+            return body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+        }
+        if (message instanceof BytesMessage bytes) {
+            byte[] body = new byte[(int) bytes.getBodyLength()];
+            bytes.readBytes(body);
+            return body;
+        }
+        return null;
+    }
+
+    /** The run's arrivals so far, duplicates and corrupted ones included; safe to read from another thread. */
+    long runArrivals() {
+        return runArrivals;
+    }
+
+    /** Distinct expected messages that arrived intact. */
+    long delivered() {
+        return delivered;
+    }
+
+    long foreign() {
+        return foreign;
+    }
+
+    Histogram latencyMicros() {
+        return latencyMicros;
+    }
+
+    /**
+     * The ledger's report; when the sink knows more messages were sent than the producers it heard of
+     * announce, the rest count as missing (a producer none of whose messages arrived).
+     */
+    DeliveryReport report(long expectedTotal) {
+        DeliveryReport report = ledger.report();
+        long unheardOf = expectedTotal - report.expected();
+        if (!learnProducers || unheardOf <= 0) {
+            return report;
+        }
+        return new DeliveryReport(expectedTotal, report.received(), report.delivered(), report.missing() + unheardOf,
+                report.duplicated(), report.corrupted(), report.unexpected());
+    }
+}

@@ -1,0 +1,104 @@
+package io.ferry.loadgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ferry.broker.testing.TestBroker;
+
+/** The sender and the sink against one real broker: what goes in comes out, counted exactly. */
+class LoadRoundTripTest {
+
+    @TempDir
+    static Path dir;
+
+    private static TestBroker broker;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = TestBroker.started("local", dir.resolve("broker"));
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        broker.close();
+    }
+
+    private record Update(String phase, long done, long total, double rate) {
+    }
+
+    @Test
+    void threeProducersSplitTheMessagesExactlyAndAllArriveOnceIntact() throws Exception {
+        List<Update> sendUpdates = new CopyOnWriteArrayList<>();
+        SendReport sent = new LoadSender().run(SendSettings.of(broker.url(), "round-trip", 3, 1000, 512),
+                (phase, done, total, rate) -> sendUpdates.add(new Update(phase, done, total, rate)));
+
+        assertThat(sent.sentPerProducer()).containsExactly(
+                Map.entry(sent.runId() + "-p0", 334), Map.entry(sent.runId() + "-p1", 333), Map.entry(sent.runId() + "-p2", 333));
+        assertThat(sent.sent()).isEqualTo(1000);
+        assertThat(sent.ratePerSecond()).isPositive();
+        assertThat(sendUpdates).last().satisfies(last -> {
+            assertThat(last.phase()).isEqualTo("send");
+            assertThat(last.done()).isEqualTo(1000);
+            assertThat(last.total()).isEqualTo(1000);
+            assertThat(last.rate()).isEqualTo(sent.ratePerSecond());
+        });
+
+        SinkReport received = new LoadSink().run(sinkSettings("round-trip", 1000, sent.runId()), sent.sentPerProducer(),
+                ProgressListener.none());
+
+        assertThat(received.delivery()).isEqualTo(new DeliveryReport(1000, 1000, 1000, 0, 0, 0, 0));
+        assertThat(received.received()).isEqualTo(1000);
+        assertThat(received.foreign()).isZero();
+        assertThat(received.latency().count()).isEqualTo(1000);
+        assertThat(received.latencyHistogram().getTotalCount()).isEqualTo(1000);
+        assertThat(received.latency().p50Micros()).isPositive().isLessThanOrEqualTo(received.latency().maxMicros());
+        assertThat(received.ratePerSecond()).isPositive();
+        assertThat(broker.messageCount("round-trip")).isZero();
+    }
+
+    @Test
+    void filesAsTextArriveIntactAndTheSinkLearnsTheProducersFromTheMessages() throws Exception {
+        Path files = Files.createDirectories(dir.resolve("payloads"));
+        Files.writeString(files.resolve("a.xml"), "<order id=\"1\"/>");
+        Files.writeString(files.resolve("b.txt"), "Fähre über den Fluss: 渡し船", StandardCharsets.UTF_8);
+        Files.write(files.resolve("c.bin"), new byte[] {(byte) 0xff, (byte) 0xfe, 'x'});   // not UTF-8: sent as re-encoded text
+        Files.createDirectory(files.resolve("not-a-file"));
+
+        SendSettings settings = SendSettings.of(broker.url(), "files", 2, 31, 1)
+                .withContent(Content.filesFrom(files), PayloadKind.TEXT).withPersistent(false);
+        SendReport sent = new LoadSender().run(settings, ProgressListener.none());
+        SinkReport received = new LoadSink().run(sinkSettings("files", 31, sent.runId()), Map.of(), ProgressListener.none());
+
+        assertThat(received.delivery()).isEqualTo(new DeliveryReport(31, 31, 31, 0, 0, 0, 0));
+    }
+
+    @Test
+    void aSinkOnOneRunConsumesOtherRunsAsForeign() throws Exception {
+        SendReport other = new LoadSender().run(SendSettings.of(broker.url(), "shared", 1, 5, 64), ProgressListener.none());
+        SendReport mine = new LoadSender().run(SendSettings.of(broker.url(), "shared", 2, 20, 64), ProgressListener.none());
+
+        SinkReport received = new LoadSink().run(sinkSettings("shared", 20, mine.runId()), mine.sentPerProducer(),
+                ProgressListener.none());
+
+        assertThat(other.runId()).isNotEqualTo(mine.runId());
+        assertThat(received.delivery().clean()).isTrue();
+        assertThat(received.received()).isEqualTo(20);
+        assertThat(received.foreign()).isEqualTo(5);   // sent first, so consumed before the run was complete
+    }
+
+    private static SinkSettings sinkSettings(String queue, long expected, String runId) {
+        return new SinkSettings(broker.url(), null, null, queue, expected, Duration.ofSeconds(5), runId);
+    }
+}

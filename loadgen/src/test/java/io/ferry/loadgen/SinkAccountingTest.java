@@ -1,0 +1,91 @@
+package io.ferry.loadgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ferry.broker.testing.JmsTestClient;
+import io.ferry.broker.testing.TestBroker;
+
+/** A deliberately bad stream, injected with plain JMS: the sink reports exactly what is wrong with it. */
+class SinkAccountingTest {
+
+    private static final String RUN = "bad";
+    private static final String PRODUCER = "bad-p0";
+    private static final Duration QUICK_IDLE = Duration.ofMillis(500);
+
+    @TempDir
+    static Path dir;
+
+    private static TestBroker broker;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = TestBroker.started("local", dir.resolve("broker"));
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        broker.close();
+    }
+
+    @Test
+    void duplicateCorruptedMissingUnexpectedAndForeignAreEachCountedExactly() throws Exception {
+        injectBadStream("bad-stream");
+
+        SinkReport report = new LoadSink().run(new SinkSettings(broker.url(), null, null, "bad-stream", 5, QUICK_IDLE, RUN),
+                Map.of(PRODUCER, 5), ProgressListener.none());
+
+        // Sequence 0..4: 0, 1, 4 intact; 1 twice; 2 only corrupted; 3 never sent; one from a stranger; one of another run.
+        assertThat(report.delivery()).isEqualTo(new DeliveryReport(5, 6, 3, 2, 1, 1, 1));
+        assertThat(report.foreign()).isEqualTo(1);
+        assertThat(report.received()).isEqualTo(6);
+        assertThat(report.latency().count()).isEqualTo(3);
+        assertThat(broker.messageCount("bad-stream")).isZero();
+    }
+
+    @Test
+    void withoutTheSendersCountsTheSinkLearnsThemAndStillSeesAProducerThatSentNothing() throws Exception {
+        injectBadStream("learning");
+
+        // 5 announced by bad-p0, and 3 more sent by a producer none of whose messages arrived.
+        SinkReport report = new LoadSink().run(new SinkSettings(broker.url(), null, null, "learning", 8, QUICK_IDLE, RUN),
+                Map.of(), ProgressListener.none());
+
+        assertThat(report.delivery()).isEqualTo(new DeliveryReport(8, 6, 3, 5, 1, 1, 1));
+    }
+
+    private static void injectBadStream(String queue) throws Exception {
+        byte[] payload = "a load payload".getBytes(StandardCharsets.UTF_8);
+        try (JmsTestClient client = new JmsTestClient(broker.url())) {
+            for (int seq : new int[] {0, 1, 1, 4}) {
+                client.send(queue, client.bytes(payload), stamp(RUN, PRODUCER, seq, LoadProperties.checksum(payload)));
+            }
+            client.send(queue, client.bytes(payload), stamp(RUN, PRODUCER, 2, LoadProperties.checksum(payload) + 1));
+            Map<String, Object> stranger = stamp(RUN, "stranger-p0", 0, LoadProperties.checksum(payload));
+            stranger.remove(LoadProperties.PRODUCER_MESSAGES);   // so that not even a learning sink knows it
+            client.send(queue, client.bytes(payload), stranger);
+            client.send(queue, client.bytes(payload), stamp("another-run", "another-run-p0", 0, LoadProperties.checksum(payload)));
+        }
+    }
+
+    private static Map<String, Object> stamp(String run, String producer, long seq, long checksum) {
+        Map<String, Object> properties = new HashMap<>();
+        properties.put(LoadProperties.RUN_ID, run);
+        properties.put(LoadProperties.PRODUCER_ID, producer);
+        properties.put(LoadProperties.SEQUENCE, seq);
+        properties.put(LoadProperties.PRODUCER_MESSAGES, 5);
+        properties.put(LoadProperties.CHECKSUM, checksum);
+        properties.put(LoadProperties.SENT_AT_MICROS, EpochMicros.now());
+        return properties;
+    }
+}
