@@ -54,6 +54,9 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--sender-threads", defaultValue = "4", description = "load generator sender threads (default ${DEFAULT-VALUE})")
     int senderThreads;
 
+    @Option(names = "--config-dir", defaultValue = "config", description = "where local-broker.xml and remote-broker.xml are (default ${DEFAULT-VALUE})")
+    Path configDir;
+
     @Option(names = "--out", defaultValue = "target/perf", description = "where reports go, in a folder per run (default ${DEFAULT-VALUE})")
     Path out;
 
@@ -97,8 +100,12 @@ public final class PerfCommand implements Callable<Integer> {
             }
         }
         require(!parsed.isEmpty(), "--sweep needs a pooling case in --cases");
+        for (String broker : List.of("local-broker.xml", "remote-broker.xml")) {
+            require(java.nio.file.Files.isRegularFile(configDir.resolve(broker)),
+                    configDir.resolve(broker) + " not found (run from the project's root, or give --config-dir)");
+        }
         return new PerfSettings(messages, size, warmup, runs, parsed, poolSize, persistent && !nonPersistent, rate, baseline,
-                senderThreads, out);
+                senderThreads, configDir, out);
     }
 
     private static List<Integer> sweepPoolSizes(String sweep) {

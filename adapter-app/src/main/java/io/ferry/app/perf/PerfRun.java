@@ -99,9 +99,11 @@ final class PerfRun {
         int localPort = EmbeddedBroker.freePort();
         int remotePort = EmbeddedBroker.freePort();
         ChildProcess local = start("local broker", dir.resolve("local-broker.log"), BROKER_JVM,
-                "broker", "--name", "local", "--port", Integer.toString(localPort), "--data", dir.resolve("data/local").toString());
+                "broker", "--name", "local", "--port", Integer.toString(localPort), "--data", dir.resolve("data/local").toString(),
+                "--config", settings.configDir().resolve("local-broker.xml").toString());
         ChildProcess remote = start("remote broker", dir.resolve("remote-broker.log"), BROKER_JVM,
-                "broker", "--name", "remote", "--port", Integer.toString(remotePort), "--data", dir.resolve("data/remote").toString());
+                "broker", "--name", "remote", "--port", Integer.toString(remotePort), "--data", dir.resolve("data/remote").toString(),
+                "--config", settings.configDir().resolve("remote-broker.xml").toString());
         local.awaitReady(BROKER_READY, Duration.ofSeconds(60));
         remote.awaitReady(BROKER_READY, Duration.ofSeconds(60));
         localUrl = "tcp://127.0.0.1:" + localPort;

@@ -5,5 +5,5 @@ import java.util.List;
 
 /** What one `ferry perf` invocation measures; validated by the command before anything starts. */
 record PerfSettings(int messages, int size, int warmup, int runs, List<PerfCase> cases, int poolSize,
-                    boolean persistent, double rate, boolean baseline, int senderThreads, Path outputRoot) {
+                    boolean persistent, double rate, boolean baseline, int senderThreads, Path configDir, Path outputRoot) {
 }

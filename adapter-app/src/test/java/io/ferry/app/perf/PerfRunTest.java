@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.ferry.broker.testing.ProjectDirectory;
 import io.ferry.profiling.StatisticsJson;
 
 /** `ferry perf` end to end with small counts: real broker and adapter processes, the real load generator. */
@@ -29,7 +30,8 @@ class PerfRunTest {
     @Test
     void aSmallRunReportsEveryTagCleanDeliveryAndLeavesNoProcessBehind() throws Exception {
         List<PerfCase> cases = List.of(PerfCase.parse("standard-events-on", 4), PerfCase.parse("pooling-events-off", 4));
-        PerfSettings settings = new PerfSettings(MESSAGES, 1024, 100, 1, cases, 4, true, 0, true, 2, dir);
+        PerfSettings settings = new PerfSettings(MESSAGES, 1024, 100, 1, cases, 4, true, 0, true, 2,
+                ProjectDirectory.root().resolve("config"), dir);
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         PerfRun run = new PerfRun(settings, new PrintStream(printed, true, StandardCharsets.UTF_8));
 
