@@ -114,7 +114,8 @@ final class FerryChannels implements SmartLifecycle {
                 connection(channel.produce().connection()), channel.produce().queue(), channel.errorQueue());
         String workflowId = config.id() != null ? config.id() : channel.id();
         WorkflowSettings settings = WorkflowSettings.of(channel.id(), workflowId)
-                .withSendEvents(config.sendEvents()).withMaxAttempts(config.maxAttempts());
+                .withSendEvents(config.sendEvents()).withMaxAttempts(config.maxAttempts())
+                .withBatch(config.batchSize(), config.batchTime());
         // The publisher starts with the channels; until then there is nothing to publish.
         LifecycleEventSink sink = event -> events.publish(event);
         AbstractWorkflow workflow = switch (config.type()) {

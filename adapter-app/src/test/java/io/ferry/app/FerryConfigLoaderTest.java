@@ -66,6 +66,8 @@ class FerryConfigLoaderTest {
         assertThat(channel.workflow().poolSize()).isEqualTo(10);
         assertThat(channel.workflow().sendEvents()).isTrue();
         assertThat(channel.workflow().maxAttempts()).isEqualTo(3);
+        assertThat(channel.workflow().batchSize()).isEqualTo(100);
+        assertThat(channel.workflow().batchTime()).isEqualTo(Duration.ofMillis(50));
         assertThat(channel.workflow().services()).isEmpty();
         assertThat(channel.errorQueue()).isEqualTo("ferry.errors");
         assertThat(properties.events().connection()).isEqualTo("local");
@@ -86,6 +88,7 @@ class FerryConfigLoaderTest {
             duplicate service ids   | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {services: [{id: s, type: delay}, {id: s, type: delay}]}' | ferry.channels[0].workflow.services[1].id: duplicate service id 's'
             unknown events connection | 'channels:'                               | 'events: {connection: nowhere}\\n  channels:' | ferry.events.connection: unknown connection 'nowhere'
             max attempts zero       | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {max-attempts: 0}' | maxAttempts: must be greater than or equal to 1
+            negative batch size     | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-size: -5}' | batchSize: must be greater than or equal to 1
             """)
     void eachProblemIsOneLineNamingTheKey(String kind, String replace, String with, String expected) throws IOException {
         String yaml = VALID.replace(replace, with.replace("\\n", "\n"));

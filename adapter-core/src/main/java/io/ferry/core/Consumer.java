@@ -16,6 +16,9 @@ public interface Consumer extends AutoCloseable {
      */
     FerryMessage receive(long timeoutMillis) throws ConsumeException, UntranslatableMessageException;
 
+    /** The next message if one is available at once (no waiting), else {@code null}; as {@link #receive} otherwise. */
+    FerryMessage receiveNow() throws ConsumeException, UntranslatableMessageException;
+
     /** Acknowledges every message this consumer handed out since the last acknowledge or recover. */
     void acknowledge() throws ConsumeException;
 

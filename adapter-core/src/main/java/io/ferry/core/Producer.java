@@ -1,11 +1,20 @@
 package io.ferry.core;
 
-/** Delivers messages to a target. When {@link #produce} returns, the target has the message. */
+/**
+ * Delivers messages to a target in transactions: what {@link #produce} sends reaches the target at
+ * {@link #commit}, all together; when commit returns, the target has stored every message of it.
+ */
 public interface Producer extends AutoCloseable {
 
     void produce(FerryMessage message) throws ProduceException;
 
-    /** Closes the producer. Never throws. */
+    /** Makes everything produced since the last commit durable on the target. */
+    void commit() throws ProduceException;
+
+    /** Discards everything produced since the last commit. Never throws. */
+    void rollback();
+
+    /** Closes the producer; what was not committed is discarded. Never throws. */
     @Override
     void close();
 }

@@ -18,16 +18,24 @@ import io.ferry.core.Rejection;
 
 /**
  * One worker thread's loop, with a consumer and a producer of its own. The delivery contract lives
- * here: a message is acknowledged on the source only after the handler (and so the produce) returned.
+ * here: messages are moved in batches, each in two local transactions: everything the batch
+ * produced is committed on the target first, and only then is the batch acknowledged (committed)
+ * on the source. A crash between the two commits redelivers the batch; the target's duplicate
+ * detection drops what it already has.
+ *
+ * <p>Batching is adaptive: a batch closes as soon as no further message is available at once (so
+ * at low rates nothing waits for a timer), or at {@code batchSize} messages, or after
+ * {@code batchTime}.
  *
  * <p>The producer is opened before the consumer, and closed together with it when the target
  * fails: while the target is unreachable the worker holds no consumer, so messages stay on the
  * source broker rather than waiting, received but undeliverable, in this process. A failing produce
  * is never the message's fault: it is retried, never sent to the error destination.
  *
- * <p>A rejected message (a service threw, or it cannot be translated) is handed back for another
- * attempt until it has been tried {@code maxAttempts} times; then it is moved to the error
- * destination and acknowledged.
+ * <p>A rejected message (a service threw, or it cannot be translated) rolls its batch back; the
+ * next {@code batchSize} messages then go one per transaction, so the rejected one is retried alone
+ * and its neighbours are not held back with it. Tried {@code maxAttempts} times, it is moved to the
+ * error destination and acknowledged.
  */
 final class Worker implements Runnable {
 
@@ -42,6 +50,10 @@ final class Worker implements Runnable {
     private Consumer consumer;
     private Producer producer;
     private int failedAttempts;
+    /** Messages still to take one per transaction after a rejection. */
+    private int isolateRemaining;
+    /** How many messages of the current transaction were handled before it closed or failed. */
+    private int batchSoFar;
 
     Worker(String name, MessageEndpoints endpoints, MessageHandler handler, WorkflowSettings settings) {
         this.name = name;
@@ -57,18 +69,29 @@ final class Worker implements Runnable {
             while (stopRequested.getCount() > 0) {
                 try {
                     openEnds();
-                    FerryMessage message = consumer.receive(receiveTimeout);
-                    if (message != null) {
-                        handler.handle(message, producer);
-                        consumer.acknowledge();
+                    batchSoFar = 0;
+                    FerryMessage first = consumer.receive(receiveTimeout);
+                    if (first != null) {
+                        moveBatch(first);
                     }
                     failedAttempts = 0;
                 } catch (ProduceException e) {
+                    if (e.duplicate()) {
+                        redelivered(e);
+                        continue;
+                    }
                     LOG.debug("{}: target unavailable, messages stay on the source: {}", name, e.getMessage());
+                    if (producer != null) {
+                        producer.rollback();
+                    }
                     closeEnds();
                     pause();
                 } catch (ConsumeException e) {
                     LOG.debug("{}: source unavailable: {}", name, e.getMessage());
+                    // The source hands the batch back; what it produced must not be committed later.
+                    if (producer != null) {
+                        producer.rollback();
+                    }
                     closeConsumer();
                     pause();
                 } catch (MessageRejectedException e) {
@@ -84,13 +107,62 @@ final class Worker implements Runnable {
         }
     }
 
+    /** Handles messages until the batch closes, then commits the target and, after it, the source. */
+    private void moveBatch(FerryMessage first) throws MessageRejectedException, ProduceException, ConsumeException {
+        int limit = isolateRemaining > 0 ? 1 : settings.batchSize();
+        long deadline = System.nanoTime() + settings.batchTime().toNanos();
+        FerryMessage message = first;
+        while (message != null) {
+            handler.handle(message, producer);
+            batchSoFar++;
+            if (batchSoFar >= limit || System.nanoTime() - deadline >= 0) {
+                break;
+            }
+            message = consumer.receiveNow();
+        }
+        producer.commit();
+        consumer.acknowledge();
+        isolateRemaining = Math.max(0, isolateRemaining - batchSoFar);
+    }
+
+    /**
+     * The target refused a commit because it already had one of the batch's messages: the batch
+     * was delivered before, in part, and the source handed it back (after a crash between the two
+     * commits). The target rolled the whole transaction back. Alone, the message is on the target
+     * and is acknowledged; in a batch, the batch is retried one message per transaction.
+     */
+    private void redelivered(ProduceException e) {
+        LOG.debug("{}: target already had a message of the batch: {}", name, e.getMessage());
+        producer.rollback();
+        try {
+            if (batchSoFar == 1) {
+                consumer.acknowledge();
+                isolateRemaining = Math.max(0, isolateRemaining - 1);
+            } else {
+                isolateRemaining = settings.batchSize();
+                consumer.recover();
+            }
+        } catch (ConsumeException failed) {
+            closeConsumer();
+        }
+    }
+
     private void reject(MessageRejectedException e) {
+        if (producer != null) {
+            producer.rollback();
+        }
         if (consumer == null) {
             return;
         }
         int attempt = consumer.lastDeliveryAttempt();
+        boolean alone = batchSoFar == 0;
         try {
-            if (attempt >= settings.maxAttempts()) {
+            if (!alone) {
+                // Roll the batch back and take the next messages one at a time: the rejected one is
+                // then retried (and, in time, moved to the error destination) without its neighbours.
+                isolateRemaining = settings.batchSize();
+                consumer.recover();
+            } else if (attempt >= settings.maxAttempts()) {
                 consumer.moveToErrorDestination(Rejection.of(e, attempt));
                 LOG.warn("{}: message moved to the error destination after {} attempt(s): {}", name, attempt, e.getMessage());
             } else {

@@ -11,30 +11,43 @@ import io.ferry.core.Backoff;
  * @param id             the workflow's id (its profiling tag is {@code <Workflow>(<id>)})
  * @param sendEvents     whether lifecycle events are published (Interlok's {@code send-events}, default true)
  * @param maxAttempts    how often a rejected message is tried before it goes to the error destination
+ * @param batchSize      at most this many messages per transaction
+ * @param batchTime      a batch closes after this long even if messages keep coming
  * @param receiveTimeout bounds each receive, and so how fast a stop is noticed
  * @param reconnect      paces attempts to reach a broker that is down
  */
-public record WorkflowSettings(String channelId, String id, boolean sendEvents, int maxAttempts,
-                               Duration receiveTimeout, Backoff reconnect) {
+public record WorkflowSettings(String channelId, String id, boolean sendEvents, int maxAttempts, int batchSize,
+                               Duration batchTime, Duration receiveTimeout, Backoff reconnect) {
 
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
+    public static final int DEFAULT_BATCH_SIZE = 100;
+    public static final Duration DEFAULT_BATCH_TIME = Duration.ofMillis(50);
 
     public WorkflowSettings {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("max attempts must be at least 1, was " + maxAttempts);
         }
+        if (batchSize < 1 || batchTime.isNegative()) {
+            throw new IllegalArgumentException("batch size must be at least 1 and batch time not negative, was "
+                    + batchSize + " and " + batchTime);
+        }
     }
 
-    /** Defaults for everything but the ids: events on, 3 attempts, 200 ms receive timeout, default back-off. */
+    /** Defaults for everything but the ids: events on, 3 attempts, batches of up to 100 or 50 ms, 200 ms receive timeout. */
     public static WorkflowSettings of(String channelId, String id) {
-        return new WorkflowSettings(channelId, id, true, DEFAULT_MAX_ATTEMPTS, Duration.ofMillis(200), Backoff.DEFAULT);
+        return new WorkflowSettings(channelId, id, true, DEFAULT_MAX_ATTEMPTS, DEFAULT_BATCH_SIZE, DEFAULT_BATCH_TIME,
+                Duration.ofMillis(200), Backoff.DEFAULT);
     }
 
     public WorkflowSettings withSendEvents(boolean send) {
-        return new WorkflowSettings(channelId, id, send, maxAttempts, receiveTimeout, reconnect);
+        return new WorkflowSettings(channelId, id, send, maxAttempts, batchSize, batchTime, receiveTimeout, reconnect);
     }
 
     public WorkflowSettings withMaxAttempts(int attempts) {
-        return new WorkflowSettings(channelId, id, sendEvents, attempts, receiveTimeout, reconnect);
+        return new WorkflowSettings(channelId, id, sendEvents, attempts, batchSize, batchTime, receiveTimeout, reconnect);
+    }
+
+    public WorkflowSettings withBatch(int size, Duration time) {
+        return new WorkflowSettings(channelId, id, sendEvents, maxAttempts, size, time, receiveTimeout, reconnect);
     }
 }

@@ -56,13 +56,23 @@ class ErrorDestinationTest {
 
     @Test
     void onePercentPoisonGoesToTheErrorDestinationWithReasonsAndEverythingElseIsDelivered() throws Exception {
+        // One message per transaction: every message is tried exactly as often as the rules say.
+        poisonRun(WorkflowSettings.of("poison", "poison").withSendEvents(false).withBatch(1, Duration.ZERO), true);
+    }
+
+    @Test
+    void inBatchesAPoisonMessageIsIsolatedAndItsNeighboursAreDeliveredExactlyOnce() throws Exception {
+        // Batches of up to 100: a rejection rolls its batch back, and the neighbours are handled again.
+        poisonRun(WorkflowSettings.of("poison", "poison-batched").withSendEvents(false), false);
+    }
+
+    private void poisonRun(WorkflowSettings settings, boolean oneByOne) throws Exception {
         int count = 2_000;
         bridge.sendNumbered(count, seq -> Map.of("poison", seq % 100 == 7));
         Set<Integer> poison = BridgeFixture.range(0, count).stream().filter(seq -> seq % 100 == 7)
                 .collect(Collectors.toCollection(TreeSet::new));
 
-        bridge.start(new PoolingWorkflow(WorkflowSettings.of("poison", "poison").withSendEvents(false), 4,
-                List.of(POISON_CHECK), bridge.endpoints(), null));
+        bridge.start(new PoolingWorkflow(settings, 4, List.of(POISON_CHECK), bridge.endpoints(), null));
         await().atMost(Duration.ofSeconds(90)).until(() -> bridge.local.messageCount(IN) == 0);
         bridge.stopWorkflows();
         // Counted after the source is empty, so a duplicate would show as too many, not as a timeout.
@@ -82,13 +92,20 @@ class ErrorDestinationTest {
             assertThat(error.getStringProperty(ErrorProperties.EXCEPTION_CLASS)).isEqualTo(ServiceException.class.getName());
             assertThat(error.getStringProperty(ErrorProperties.MESSAGE)).isEqualTo("message " + seq + " is poison");
             assertThat(error.getStringProperty(ErrorProperties.ORIGINAL_DESTINATION)).isEqualTo(IN);
-            assertThat(error.getIntProperty(ErrorProperties.ATTEMPTS)).isEqualTo(WorkflowSettings.DEFAULT_MAX_ATTEMPTS);
+            if (oneByOne) {
+                assertThat(error.getIntProperty(ErrorProperties.ATTEMPTS)).isEqualTo(WorkflowSettings.DEFAULT_MAX_ATTEMPTS);
+            } else {
+                // A rollback of its batch counts as an attempt too.
+                assertThat(error.getIntProperty(ErrorProperties.ATTEMPTS)).isGreaterThanOrEqualTo(WorkflowSettings.DEFAULT_MAX_ATTEMPTS);
+            }
             assertThat(error.getBooleanProperty("poison")).isTrue();
             assertThat(BridgeFixture.body((BytesMessage) error)).isEqualTo(BridgeFixture.payload(seq));
         }
-        // Every poison message was tried exactly max-attempts times.
-        assertThat(TimingRegistry.global().cumulative().tag("Service(poison-check)").count())
-                .isEqualTo(count - poison.size() + (long) poison.size() * WorkflowSettings.DEFAULT_MAX_ATTEMPTS);
+        if (oneByOne) {
+            // Every poison message was tried exactly max-attempts times, every other message once.
+            assertThat(TimingRegistry.global().cumulative().tag("Service(poison-check)").count())
+                    .isEqualTo(count - poison.size() + (long) poison.size() * WorkflowSettings.DEFAULT_MAX_ATTEMPTS);
+        }
     }
 
     @Test

@@ -52,6 +52,8 @@ public record FerryProperties(
      * @param poolSize      workers of a pooling workflow (a standard workflow has one)
      * @param sendEvents    whether message lifecycle events are published
      * @param maxAttempts   how often a rejected message is tried before it goes to the error queue
+     * @param batchSize     at most this many messages per transaction (1: one transaction per message)
+     * @param batchTime     a batch closes after this long even while messages keep coming
      * @param drainTimeout  how long stopping waits for in-flight messages
      */
     public record Workflow(
@@ -60,6 +62,8 @@ public record FerryProperties(
             @DefaultValue("10") @Min(1) @Max(1000) int poolSize,
             @DefaultValue("true") boolean sendEvents,
             @DefaultValue("3") @Min(1) int maxAttempts,
+            @DefaultValue("100") @Min(1) int batchSize,
+            @DefaultValue("50ms") Duration batchTime,
             @DefaultValue("10s") Duration drainTimeout,
             @DefaultValue List<@Valid ServiceDefinition> services) {
     }

@@ -56,12 +56,23 @@ public final class JmsConsumer implements Consumer {
 
     @Override
     public FerryMessage receive(long timeoutMillis) throws ConsumeException, UntranslatableMessageException {
-        Message message;
         try {
-            message = consumer.receive(timeoutMillis);
+            return translate(consumer.receive(timeoutMillis));
         } catch (JMSException e) {
             throw failed("receive", e);
         }
+    }
+
+    @Override
+    public FerryMessage receiveNow() throws ConsumeException, UntranslatableMessageException {
+        try {
+            return translate(consumer.receiveNoWait());
+        } catch (JMSException e) {
+            throw failed("receive", e);
+        }
+    }
+
+    private FerryMessage translate(Message message) throws UntranslatableMessageException {
         if (message == null) {
             return null;
         }

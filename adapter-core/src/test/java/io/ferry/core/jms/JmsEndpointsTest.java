@@ -80,6 +80,7 @@ class JmsEndpointsTest {
             assertThat(second.payloadType()).isEqualTo(FerryMessage.PayloadType.BYTES);
             assertThat(second.payload()).containsExactly(0, 1, 2, 255);
             producer.produce(second);
+            producer.commit();
             consumer.acknowledge();
         }
 
@@ -98,6 +99,28 @@ class JmsEndpointsTest {
             bytes.readBytes(body);
             assertThat(body).containsExactly(0, 1, 2, 255);
             assertThat(client.drain("a", 200)).isEmpty();
+        }
+    }
+
+    @Test
+    void aSourceMessageProducedTwiceReachesTheTargetOnce() throws Exception {
+        // As after a crash between the target's commit and the source's: the batch is produced again.
+        FerryMessage message = new FerryMessage("ID:source-42", FerryMessage.PayloadType.BYTES, new byte[] {4, 2});
+        try (Producer first = endpoints.openProducer(); Producer second = endpoints.openProducer()) {
+            first.produce(message);
+            first.commit();
+            second.produce(message);
+            second.produce(new FerryMessage("ID:source-44", FerryMessage.PayloadType.BYTES, new byte[] {4, 4}));
+            // Artemis refuses the whole transaction: the worker then retries its messages one by one.
+            assertThatThrownBy(second::commit).isInstanceOf(ProduceException.class)
+                    .satisfies(e -> assertThat(((ProduceException) e).duplicate()).isTrue());
+            first.produce(new FerryMessage("ID:source-43", FerryMessage.PayloadType.BYTES, new byte[] {4, 3}));
+            first.rollback();
+        }
+        try (JmsTestClient client = new JmsTestClient(broker.url())) {
+            List<Message> out = client.drain("b", 500);
+            assertThat(out).hasSize(1);
+            assertThat(out.get(0).getStringProperty("_AMQ_DUPL_ID")).isEqualTo("ID:source-42");
         }
     }
 
