@@ -8,6 +8,8 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import io.ferry.app.process.ProcessException;
+
 /** {@code ferry perf}: the one-command performance run. */
 @Command(name = "perf", mixinStandardHelpOptions = true,
         description = {"Runs the performance test: two Artemis brokers and the adapter, each in its own JVM on 127.0.0.1,",
@@ -72,7 +74,7 @@ public final class PerfCommand implements Callable<Integer> {
         try {
             PerfReport report = new PerfRun(settings, System.out).run();
             return report.deliveryClean() ? 0 : 1;
-        } catch (PerfException e) {
+        } catch (ProcessException e) {
             System.err.println("ferry perf: " + e.getMessage());
             return 1;
         } catch (Exception e) {

@@ -21,6 +21,9 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 
 import io.ferry.app.ConsoleProgress;
+import io.ferry.app.process.ChildProcess;
+import io.ferry.app.process.FerryProcesses;
+import io.ferry.app.process.ProcessException;
 import io.ferry.broker.EmbeddedBroker;
 import io.ferry.loadgen.Content;
 import io.ferry.loadgen.LoadException;
@@ -138,11 +141,11 @@ final class PerfRun {
         PerfReport.Endpoint endToEnd = load(localUrl, IN, remoteUrl, OUT, settings.messages(), "measured");
         Duration cpuAfter = adapter.cpuTime();
         if (!adapter.stop(Duration.ofSeconds(60))) {
-            throw new PerfException(adapter.name() + " did not stop within 60 s (log: " + adapter.log() + ")");
+            throw new ProcessException(adapter.name() + " did not stop within 60 s (log: " + adapter.log() + ")");
         }
         started.remove(adapter);
         if (!Files.exists(stats)) {
-            throw new PerfException(adapter.name() + " wrote no statistics (log: " + adapter.log() + ")");
+            throw new ProcessException(adapter.name() + " wrote no statistics (log: " + adapter.log() + ")");
         }
         StatisticsJson.SnapshotFigures figures = new StatisticsJson().parse(Files.readString(stats));
         String tables = Files.readString(Path.of(stats + ".txt"));
@@ -183,7 +186,7 @@ final class PerfRun {
             return endpoint;
         } catch (java.util.concurrent.ExecutionException e) {
             if (e.getCause() instanceof LoadException load) {
-                throw new PerfException(phase + ": " + load.getMessage());
+                throw new ProcessException(phase + ": " + load.getMessage());
             }
             throw e;
         } finally {
@@ -243,10 +246,10 @@ final class PerfRun {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!Files.exists(file)) {
             if (!owner.isAlive()) {
-                throw new PerfException(owner.name() + " stopped during the warm-up (log: " + owner.log() + ")");
+                throw new ProcessException(owner.name() + " stopped during the warm-up (log: " + owner.log() + ")");
             }
             if (System.nanoTime() > deadline) {
-                throw new PerfException(owner.name() + " did not finish the warm-up within " + timeout.toSeconds() + " s");
+                throw new ProcessException(owner.name() + " did not finish the warm-up within " + timeout.toSeconds() + " s");
             }
             Thread.sleep(20);
         }

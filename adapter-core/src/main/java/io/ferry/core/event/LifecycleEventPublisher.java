@@ -83,6 +83,7 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final Thread thread;
     private Session session;
+    private long sessionGeneration;
     private MessageProducer producer;
     private int failedAttempts;
     private boolean available = true;
@@ -154,7 +155,9 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
 
     private void openProducer() throws JMSException {
         if (producer == null) {
-            session = connection.createSession(Session.AUTO_ACKNOWLEDGE);
+            SharedConnection.OpenedSession opened = connection.createSession(Session.AUTO_ACKNOWLEDGE);
+            session = opened.session();
+            sessionGeneration = opened.generation();
             producer = session.createProducer(session.createTopic(topic));
             producer.setDeliveryMode(DeliveryMode.NON_PERSISTENT);
         }
@@ -179,7 +182,7 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
                 LOG.warn("events destination {} unavailable, dropping events until it returns: {}", topic, e.getMessage());
             }
             if (e instanceof JMSException jms) {
-                connection.reportFailure(jms);
+                connection.reportFailure(sessionGeneration, jms);
             }
             closeSession();
             dropWhileWaiting(reconnect.delay(++failedAttempts));

@@ -34,6 +34,7 @@ public final class JmsConsumer implements Consumer {
     private final String queue;
     private final String errorQueue;
     private final Session session;
+    private final long generation;
     private final MessageConsumer consumer;
     private final JmsMessageTranslator translator;
     private Message lastReceived;
@@ -45,7 +46,9 @@ public final class JmsConsumer implements Consumer {
         this.queue = queue;
         this.errorQueue = errorQueue;
         this.translator = translator;
-        this.session = connection.createSession(Session.SESSION_TRANSACTED);
+        SharedConnection.OpenedSession opened = connection.createSession(Session.SESSION_TRANSACTED);
+        this.session = opened.session();
+        this.generation = opened.generation();
         try {
             this.consumer = session.createConsumer(session.createQueue(queue));
         } catch (JMSException e) {
@@ -152,7 +155,7 @@ public final class JmsConsumer implements Consumer {
     }
 
     private ConsumeException failed(String what, JMSException e) {
-        connection.reportFailure(e);
+        connection.reportFailure(generation, e);
         return new ConsumeException(what + " on " + connection.settings().name() + " failed: " + e.getMessage(), e);
     }
 

@@ -30,13 +30,16 @@ public final class PtpProducer implements Producer {
 
     private final SharedConnection connection;
     private final Session session;
+    private final long generation;
     private final MessageProducer producer;
     private final JmsMessageTranslator translator;
 
     PtpProducer(SharedConnection connection, String queue, JmsMessageTranslator translator) throws JMSException {
         this.connection = connection;
         this.translator = translator;
-        this.session = connection.createSession(Session.SESSION_TRANSACTED);
+        SharedConnection.OpenedSession opened = connection.createSession(Session.SESSION_TRANSACTED);
+        this.session = opened.session();
+        this.generation = opened.generation();
         try {
             this.producer = session.createProducer(session.createQueue(queue));
             producer.setDisableMessageTimestamp(false);
@@ -55,7 +58,7 @@ public final class PtpProducer implements Producer {
             int mode = message.persistent() ? DeliveryMode.PERSISTENT : DeliveryMode.NON_PERSISTENT;
             producer.send(jms, mode, message.priority(), Message.DEFAULT_TIME_TO_LIVE);
         } catch (JMSException e) {
-            connection.reportFailure(e);
+            connection.reportFailure(generation, e);
             throw new ProduceException("produce to " + connection.settings().name() + " failed: " + e.getMessage(), e);
         }
     }
@@ -68,7 +71,7 @@ public final class PtpProducer implements Producer {
         } catch (JMSException e) {
             boolean duplicate = isDuplicate(e);
             if (!duplicate) {
-                connection.reportFailure(e);
+                connection.reportFailure(generation, e);
             }
             throw new ProduceException("commit to " + connection.settings().name() + " failed: " + e.getMessage(), e, duplicate);
         }

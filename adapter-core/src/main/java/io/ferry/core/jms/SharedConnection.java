@@ -23,8 +23,14 @@ public final class SharedConnection implements AutoCloseable {
     private final ConnectionSettings settings;
     private final ActiveMQConnectionFactory factory;
     private Connection connection;
+    /** Which connection this is; a session's failure counts only against the connection it came from. */
+    private long generation;
     private boolean failed;
     private boolean everConnected;
+
+    /** A session, and the generation of the connection it belongs to. */
+    public record OpenedSession(Session session, long generation) {
+    }
 
     public SharedConnection(ConnectionSettings settings) {
         this.settings = settings;
@@ -36,20 +42,31 @@ public final class SharedConnection implements AutoCloseable {
     }
 
     /** A new session on the connection (transacted for {@link Session#SESSION_TRANSACTED}), connecting (again) first when needed. */
-    public synchronized Session createSession(int acknowledgeMode) throws JMSException {
+    public synchronized OpenedSession createSession(int acknowledgeMode) throws JMSException {
         if (connection == null || failed) {
             connect();
         }
         try {
-            return connection.createSession(acknowledgeMode);
+            return new OpenedSession(connection.createSession(acknowledgeMode), generation);
         } catch (JMSException e) {
             markFailed(connection, e);
             throw e;
         }
     }
 
-    /** Called when a session of this connection failed: the next session comes from a new connection. */
-    public synchronized void reportFailure(JMSException cause) {
+    /**
+     * Called when a session failed: if it came from the current connection, the next session comes
+     * from a new one. A failure of a session of an earlier connection changes nothing (other
+     * workers may already be on the new connection).
+     */
+    public synchronized void reportFailure(long sessionGeneration, JMSException cause) {
+        if (sessionGeneration == generation) {
+            markFailed(connection, cause);
+        }
+    }
+
+    /** Called when opening a session failed: the connection is in doubt. */
+    public synchronized void reportOpenFailure(JMSException cause) {
         markFailed(connection, cause);
     }
 
@@ -64,6 +81,7 @@ public final class SharedConnection implements AutoCloseable {
             throw e;
         }
         connection = fresh;
+        generation++;
         failed = false;
         LOG.info("{} broker {}: {}", settings.name(), everConnected ? "reconnected" : "connected", settings);
         everConnected = true;

@@ -1,4 +1,4 @@
-package io.ferry.app.perf;
+package io.ferry.app.process;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,11 +12,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /**
- * A process the perf run started (a broker, the adapter): its output goes to a log file, readiness
+ * A process the perf run or a fault test started (a broker, the adapter): its output goes to a log file, readiness
  * is a line in that log, and its peak resident memory is sampled from /proc while it runs.
  * Closing it asks it to stop (SIGTERM) and, after a grace period, kills it.
  */
-final class ChildProcess implements AutoCloseable {
+public final class ChildProcess implements AutoCloseable {
 
     private final String name;
     private final Process process;
@@ -37,27 +37,27 @@ final class ChildProcess implements AutoCloseable {
         sampler.scheduleAtFixedRate(this::sampleRss, 0, 200, TimeUnit.MILLISECONDS);
     }
 
-    static ChildProcess start(String name, List<String> command, Path log) throws IOException {
+    public static ChildProcess start(String name, List<String> command, Path log) throws IOException {
         Files.createDirectories(log.toAbsolutePath().getParent());
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
         return new ChildProcess(name, process, log);
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
-    Path log() {
+    public Path log() {
         return log;
     }
 
     /**
      * Waits until the log shows a line matching {@code ready}; returns how long start-up took.
      *
-     * @throws PerfException when the process ends first (its last log line says why) or the time is up
+     * @throws ProcessException when the process ends first (its last log line says why) or the time is up
      */
-    Duration awaitReady(Pattern ready, Duration timeout) throws IOException, InterruptedException, PerfException {
+    public Duration awaitReady(Pattern ready, Duration timeout) throws IOException, InterruptedException, ProcessException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             String output = Files.exists(log) ? Files.readString(log) : "";
@@ -65,20 +65,20 @@ final class ChildProcess implements AutoCloseable {
                 return Duration.ofNanos(System.nanoTime() - startedNanos);
             }
             if (!process.isAlive()) {
-                throw new PerfException(name + " stopped before it was ready: " + lastLine(output) + " (log: " + log + ")");
+                throw new ProcessException(name + " stopped before it was ready: " + lastLine(output) + " (log: " + log + ")");
             }
             Thread.sleep(20);
         }
-        throw new PerfException(name + " was not ready within " + timeout.toSeconds() + " s (log: " + log + ")");
+        throw new ProcessException(name + " was not ready within " + timeout.toSeconds() + " s (log: " + log + ")");
     }
 
     /** Peak resident memory seen so far, in MiB (0 where /proc is not available). */
-    double peakRssMiB() {
+    public double peakRssMiB() {
         return peakRssKb.get() / 1024.0;
     }
 
     /** CPU time used so far (user + system), from /proc; -1 where not available. */
-    Duration cpuTime() {
+    public Duration cpuTime() {
         try {
             String[] fields = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"))
                     .replaceFirst("^.*\\) ", "").split(" ");
@@ -103,7 +103,7 @@ final class ChildProcess implements AutoCloseable {
     }
 
     /** Asks the process to stop and waits for it; true when it ended by itself within the grace period. */
-    boolean stop(Duration grace) throws InterruptedException {
+    public boolean stop(Duration grace) throws InterruptedException {
         sampleRss();
         sampler.shutdownNow();
         if (!process.isAlive()) {
@@ -117,7 +117,13 @@ final class ChildProcess implements AutoCloseable {
         return false;
     }
 
-    boolean isAlive() {
+    /** Kills the process at once (SIGKILL), as a crash would, and waits for it to be gone. */
+    public void kill() throws InterruptedException {
+        sampler.shutdownNow();
+        process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+
+    public boolean isAlive() {
         return process.isAlive();
     }
 

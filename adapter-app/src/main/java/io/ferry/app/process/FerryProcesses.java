@@ -1,4 +1,4 @@
-package io.ferry.app.perf;
+package io.ferry.app.process;
 
 import java.io.File;
 import java.io.IOException;
@@ -15,12 +15,12 @@ import io.ferry.app.FerryMain;
  * same class path as this one: {@code java -jar ferry.jar ...} from the executable jar, or
  * {@code java -cp ... FerryMain ...} otherwise (a build tree, or a test runner's class-path jar).
  */
-final class FerryProcesses {
+public final class FerryProcesses {
 
     private final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private final String classPath = System.getProperty("java.class.path");
 
-    List<String> command(List<String> jvmOptions, String... ferryArguments) {
+    public List<String> command(List<String> jvmOptions, String... ferryArguments) {
         List<String> command = new ArrayList<>();
         command.add(java);
         command.addAll(jvmOptions);
