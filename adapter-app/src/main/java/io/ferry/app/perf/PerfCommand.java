@@ -36,6 +36,9 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--pool-size", defaultValue = "10", description = "workers of PoolingWorkflow (default ${DEFAULT-VALUE})")
     int poolSize;
 
+    @Option(names = "--batch-size", defaultValue = "100", description = "most messages per transaction; 1 for one per transaction (default ${DEFAULT-VALUE})")
+    int batchSize;
+
     @Option(names = "--persistent", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "persistent messages (default); --no-persistent for non-persistent")
     boolean persistent;
@@ -89,6 +92,7 @@ public final class PerfCommand implements Callable<Integer> {
         require(warmup >= 0, "--warmup must not be negative");
         require(runs > 0, "--runs must be positive");
         require(poolSize > 0, "--pool-size must be positive");
+        require(batchSize > 0, "--batch-size must be positive");
         require(rate >= 0, "--rate must not be negative");
         require(senderThreads > 0, "--sender-threads must be positive");
         List<Integer> poolSizes = sweep == null ? List.of(poolSize) : sweepPoolSizes(sweep);
@@ -106,7 +110,7 @@ public final class PerfCommand implements Callable<Integer> {
             require(java.nio.file.Files.isRegularFile(configDir.resolve(broker)),
                     configDir.resolve(broker) + " not found (run from the project's root, or give --config-dir)");
         }
-        return new PerfSettings(messages, size, warmup, runs, parsed, poolSize, persistent && !nonPersistent, rate, baseline,
+        return new PerfSettings(messages, size, warmup, runs, parsed, poolSize, batchSize, persistent && !nonPersistent, rate, baseline,
                 senderThreads, configDir, out);
     }
 

@@ -9,7 +9,7 @@ import io.ferry.profiling.StatisticsJson;
 public record PerfReport(Settings settings, Endpoint baseline, List<CaseResult> cases, List<Summary> summary,
                          List<Comparison> comparisons, boolean deliveryClean) {
 
-    public record Settings(int messages, int size, int warmup, int runs, boolean persistent, double rate, int poolSize,
+    public record Settings(int messages, int size, int warmup, int runs, boolean persistent, double rate, int poolSize, int batchSize,
                            String journalBufferTimeout, int cores, String started) {
     }
 

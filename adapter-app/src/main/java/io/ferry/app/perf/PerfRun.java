@@ -230,10 +230,11 @@ final class PerfRun {
                         type: %s
                         id: %s
                         pool-size: %d
+                        batch-size: %d
                         send-events: %s
                   events: {connection: local, topic: ferry.events}
                 """.formatted(perfCase.name(), localUrl, remoteUrl, IN, OUT, perfCase.workflow(), WORKFLOW_ID,
-                perfCase.poolSize(), perfCase.sendEvents());
+                perfCase.poolSize(), settings.batchSize(), perfCase.sendEvents());
     }
 
     private ChildProcess start(String name, Path log, List<String> jvm, String... arguments) throws IOException {

@@ -31,7 +31,7 @@ final class PerfSummary {
         }
         boolean clean = results.stream().allMatch(r -> clean(r.endToEnd())) && (baseline == null || clean(baseline));
         PerfReport.Settings reported = new PerfReport.Settings(settings.messages(), settings.size(), settings.warmup(),
-                settings.runs(), settings.persistent(), settings.rate(), settings.poolSize(), "200 us",
+                settings.runs(), settings.persistent(), settings.rate(), settings.poolSize(), settings.batchSize(), "200 us",
                 Runtime.getRuntime().availableProcessors(), java.time.Instant.now().toString());
         return new PerfReport(reported, baseline, results, summaries, comparisons(summaries), clean);
     }

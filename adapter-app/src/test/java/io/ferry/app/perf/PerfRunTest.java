@@ -30,7 +30,7 @@ class PerfRunTest {
     @Test
     void aSmallRunReportsEveryTagCleanDeliveryAndLeavesNoProcessBehind() throws Exception {
         List<PerfCase> cases = List.of(PerfCase.parse("standard-events-on", 4), PerfCase.parse("pooling-events-off", 4));
-        PerfSettings settings = new PerfSettings(MESSAGES, 1024, 100, 1, cases, 4, true, 0, true, 2,
+        PerfSettings settings = new PerfSettings(MESSAGES, 1024, 100, 1, cases, 4, 100, true, 0, true, 2,
                 ProjectDirectory.root().resolve("config"), dir);
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         PerfRun run = new PerfRun(settings, new PrintStream(printed, true, StandardCharsets.UTF_8));
