@@ -115,7 +115,8 @@ final class FerryChannels implements SmartLifecycle {
         String workflowId = config.id() != null ? config.id() : channel.id();
         WorkflowSettings settings = WorkflowSettings.of(channel.id(), workflowId)
                 .withSendEvents(config.sendEvents()).withMaxAttempts(config.maxAttempts())
-                .withBatch(config.batchSize(), config.batchTime());
+                .withBatch(config.batchSize(), config.batchTime())
+                .withReconnect(reconnect());
         // The publisher starts with the channels; until then there is nothing to publish.
         LifecycleEventSink sink = event -> events.publish(event);
         AbstractWorkflow workflow = switch (config.type()) {
@@ -123,6 +124,15 @@ final class FerryChannels implements SmartLifecycle {
             case POOLING -> new PoolingWorkflow(settings, config.poolSize(), services, endpoints, sink);
         };
         return new RunningChannel(channel, endpoints, workflow);
+    }
+
+    private Backoff reconnect() {
+        FerryProperties.Reconnect config = properties.reconnect();
+        try {
+            return new Backoff(config.initialInterval(), config.multiplier(), config.maxInterval(), config.maxAttempts());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(configFile + ": ferry.reconnect: " + e.getMessage());
+        }
     }
 
     private ConnectionSettings connection(String name) {

@@ -73,6 +73,8 @@ class FerryConfigLoaderTest {
         assertThat(properties.events().connection()).isEqualTo("local");
         assertThat(properties.events().topic()).isEqualTo("ferry.events");
         assertThat(properties.profiling().logSlices()).isFalse();
+        assertThat(properties.reconnect().initialInterval()).isEqualTo(Duration.ofMillis(100));
+        assertThat(properties.reconnect().maxAttempts()).isZero();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -74,6 +74,11 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
         return workers.size();
     }
 
+    /** Workers still running: fewer than {@link #workerCount()} once some gave up reaching a broker. */
+    public synchronized int runningWorkers() {
+        return (int) threads.stream().filter(Thread::isAlive).count();
+    }
+
     /** Handles one message; subclasses time it and call {@link #process}. */
     protected abstract void onMessage(FerryMessage message, Producer producer) throws MessageRejectedException, ProduceException;
 

@@ -186,6 +186,12 @@ final class Worker implements Runnable {
 
     private void pause() {
         failedAttempts++;
+        if (settings.reconnect().exhausted(failedAttempts)) {
+            // Messages stay on the source broker; the operator sees the channel stop.
+            LOG.error("{}: giving up after {} failed attempts to reach a broker; this worker stops", name, failedAttempts - 1);
+            stopRequested.countDown();
+            return;
+        }
         Duration delay = settings.reconnect().delay(failedAttempts);
         try {
             stopRequested.await(delay.toMillis(), TimeUnit.MILLISECONDS);

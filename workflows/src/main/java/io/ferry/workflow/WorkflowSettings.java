@@ -47,6 +47,10 @@ public record WorkflowSettings(String channelId, String id, boolean sendEvents, 
         return new WorkflowSettings(channelId, id, sendEvents, attempts, batchSize, batchTime, receiveTimeout, reconnect);
     }
 
+    public WorkflowSettings withReconnect(Backoff backoff) {
+        return new WorkflowSettings(channelId, id, sendEvents, maxAttempts, batchSize, batchTime, receiveTimeout, backoff);
+    }
+
     public WorkflowSettings withBatch(int size, Duration time) {
         return new WorkflowSettings(channelId, id, sendEvents, maxAttempts, size, time, receiveTimeout, reconnect);
     }

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.broker.testing.JmsTestClient;
+import io.ferry.core.Backoff;
 import io.ferry.profiling.StatisticsSnapshot;
 import io.ferry.profiling.TimingRegistry;
 
@@ -109,6 +110,19 @@ class StandardWorkflowBridgeTest {
         List<Message> received = bridge.drain(bridge.remote, "out");
         assertThat(received).hasSize(count);
         assertThat(BridgeFixture.sequences(received)).isEqualTo(BridgeFixture.range(0, count));
+    }
+
+    @Test
+    void aWorkerGivesUpAfterItsReconnectAttemptsAndLeavesTheMessagesWhereTheyAre() throws Exception {
+        int count = 50;
+        bridge.sendNumbered(count);
+        StandardWorkflow workflow = bridge.start(new StandardWorkflow(WorkflowSettings.of("give-up", "give-up")
+                .withSendEvents(false).withReconnect(new Backoff(Duration.ofMillis(10), 1.0, Duration.ofMillis(10), 3)),
+                List.of(), bridge.endpoints(), null));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> workflow.runningWorkers() == 0);
+        assertThat(bridge.local.messageCount("in")).isEqualTo(count);
+        assertThat(bridge.local.consumerCount("in")).isZero();
     }
 
     /** Even numbers as bytes messages, odd ones as text messages, each with properties of several types. */

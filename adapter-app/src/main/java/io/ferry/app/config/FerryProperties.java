@@ -22,7 +22,20 @@ public record FerryProperties(
         @NotEmpty Map<String, @Valid Connection> connections,
         @NotEmpty List<@Valid Channel> channels,
         @Valid @DefaultValue Events events,
+        @Valid @DefaultValue Reconnect reconnect,
         @Valid @DefaultValue Profiling profiling) {
+
+    /**
+     * How workers reach a broker that is down: waits of {@code initialInterval}, each next one
+     * {@code multiplier} times longer, at most {@code maxInterval}; after {@code maxAttempts}
+     * failures in a row the worker gives up (0, the default: never).
+     */
+    public record Reconnect(
+            @DefaultValue("100ms") Duration initialInterval,
+            @DefaultValue("2.0") @jakarta.validation.constraints.DecimalMin("1.0") double multiplier,
+            @DefaultValue("5s") Duration maxInterval,
+            @DefaultValue("0") @Min(0) int maxAttempts) {
+    }
 
     /** A broker the adapter connects to. Credentials belong in the environment: {@code password: ${FERRY_REMOTE_PASSWORD:}}. */
     public record Connection(

@@ -27,6 +27,7 @@ public final class SharedConnection implements AutoCloseable {
     private long generation;
     private boolean failed;
     private boolean everConnected;
+    private boolean reconnecting;
 
     /** A session, and the generation of the connection it belongs to. */
     public record OpenedSession(Session session, long generation) {
@@ -72,7 +73,17 @@ public final class SharedConnection implements AutoCloseable {
 
     private void connect() throws JMSException {
         closeQuietly();
-        Connection fresh = factory.createConnection();
+        Connection fresh;
+        try {
+            fresh = factory.createConnection();
+        } catch (JMSException e) {
+            if (!reconnecting) {
+                reconnecting = true;
+                LOG.warn("{} broker unreachable, {} with back-off: {}", settings.name(),
+                        everConnected ? "reconnecting" : "connecting", e.getMessage());
+            }
+            throw e;
+        }
         try {
             fresh.setExceptionListener(e -> markFailed(fresh, e));
             fresh.start();
@@ -83,6 +94,7 @@ public final class SharedConnection implements AutoCloseable {
         connection = fresh;
         generation++;
         failed = false;
+        reconnecting = false;
         LOG.info("{} broker {}: {}", settings.name(), everConnected ? "reconnected" : "connected", settings);
         everConnected = true;
     }
