@@ -48,6 +48,10 @@ class FaultTest {
         });
     }
 
+    private static int occurrences(FaultHarness harness, String text) throws java.io.IOException {
+        return java.nio.file.Files.readString(harness.adapter.log()).split(java.util.regex.Pattern.quote(text), -1).length - 1;
+    }
+
     private static void assertExactlyOnce(SinkReport report) {
         assertThat(report.delivery().delivered()).isEqualTo(MESSAGES);
         assertThat(report.delivery().missing()).isZero();
@@ -66,18 +70,20 @@ class FaultTest {
         try (FaultHarness harness = new FaultHarness(dir).startAll()) {
             AtomicLong sent = new AtomicLong();
             CompletableFuture<SendReport> sending = send(harness, "remote-kill", sent);
-            for (long threshold : new long[] {MESSAGES / 4, MESSAGES * 3 / 5}) {
-                await().atMost(Duration.ofMinutes(1)).until(() -> sent.get() >= threshold);
+            await().atMost(Duration.ofMinutes(1)).until(() -> sent.get() >= MESSAGES / 4);
+            for (int kill = 1; kill <= 2; kill++) {
                 harness.remote.kill();
                 harness.restartRemote();
+                // Each kill hits a bridge that is moving: the next waits until the adapter is back.
+                int reconnections = kill;
+                await().atMost(Duration.ofMinutes(1)).until(() -> occurrences(harness, "remote broker reconnected") == reconnections);
             }
             assertThat(sending.get().sent()).isEqualTo(MESSAGES);
             assertExactlyOnce(harness.receive("remote-kill", MESSAGES, Duration.ofSeconds(60)));
             assertNothingMoreArrives(harness, "remote-kill");
-            // The kills hit the adapter mid-run, and it said so once per state change.
-            String log = java.nio.file.Files.readString(harness.adapter.log());
-            assertThat(log.split("remote broker connection lost", -1)).hasSize(3);
-            assertThat(log.split("remote broker reconnected", -1)).hasSize(3);
+            // The adapter said so once per state change, not once per worker or attempt.
+            assertThat(occurrences(harness, "remote broker connection lost")).isEqualTo(2);
+            assertThat(occurrences(harness, "remote broker reconnected")).isEqualTo(2);
         }
     }
 
