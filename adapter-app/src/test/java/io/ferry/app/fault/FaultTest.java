@@ -82,8 +82,9 @@ class FaultTest {
             assertExactlyOnce(harness.receive("remote-kill", MESSAGES, Duration.ofSeconds(60)));
             assertNothingMoreArrives(harness, "remote-kill");
             // The adapter said so once per state change, not once per worker or attempt.
-            assertThat(occurrences(harness, "remote broker connection lost")).isEqualTo(2);
-            assertThat(occurrences(harness, "remote broker reconnected")).isEqualTo(2);
+            String log = java.nio.file.Files.readString(harness.adapter.log());
+            assertThat(occurrences(harness, "remote broker connection lost")).as("adapter log:%n%s", log).isEqualTo(2);
+            assertThat(occurrences(harness, "remote broker reconnected")).as("adapter log:%n%s", log).isEqualTo(2);
         }
     }
 

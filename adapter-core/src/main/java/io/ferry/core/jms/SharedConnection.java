@@ -107,13 +107,16 @@ public final class SharedConnection implements AutoCloseable {
     }
 
     private void closeQuietly() {
-        if (connection != null) {
+        Connection closing = connection;
+        // Cleared first: Artemis may report "connection destroyed" while it closes, on this very
+        // thread, and a connection we close on purpose is not a lost one.
+        connection = null;
+        if (closing != null) {
             try {
-                connection.close();
+                closing.close();
             } catch (JMSException ignored) {
-                // It already failed; closing is only tidying up.
+                // It may have failed already; closing is only tidying up.
             }
-            connection = null;
         }
     }
 
