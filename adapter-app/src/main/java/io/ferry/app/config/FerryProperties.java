@@ -96,7 +96,7 @@ public record FerryProperties(
             @NotBlank @DefaultValue("local") String connection,
             @NotBlank @DefaultValue("ferry.events") String topic,
             @DefaultValue("20000") @Min(1) int queueCapacity,
-            @DefaultValue("250") @Min(1) int batchSize,
+            @DefaultValue("1000") @Min(1) int batchSize,
             @DefaultValue("100ms") Duration linger) {
     }
 
