@@ -15,7 +15,6 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.regex.Pattern;
 
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
@@ -45,8 +44,6 @@ import io.ferry.profiling.StatisticsJson;
  */
 final class PerfRun {
 
-    private static final Pattern BROKER_READY = Pattern.compile("listening on tcp://");
-    private static final Pattern ADAPTER_READY = Pattern.compile("channel \\S+ started");
     private static final String IN = "in";
     private static final String OUT = "out";
     private static final String BASELINE_QUEUE = "perf.baseline";
@@ -101,14 +98,12 @@ final class PerfRun {
     private void startBrokers() throws Exception {
         int localPort = EmbeddedBroker.freePort();
         int remotePort = EmbeddedBroker.freePort();
-        ChildProcess local = start("local broker", dir.resolve("local-broker.log"), BROKER_JVM,
-                "broker", "--name", "local", "--port", Integer.toString(localPort), "--data", dir.resolve("data/local").toString(),
-                "--config", settings.configDir().resolve("local-broker.xml").toString());
-        ChildProcess remote = start("remote broker", dir.resolve("remote-broker.log"), BROKER_JVM,
-                "broker", "--name", "remote", "--port", Integer.toString(remotePort), "--data", dir.resolve("data/remote").toString(),
-                "--config", settings.configDir().resolve("remote-broker.xml").toString());
-        local.awaitReady(BROKER_READY, Duration.ofSeconds(60));
-        remote.awaitReady(BROKER_READY, Duration.ofSeconds(60));
+        ChildProcess local = start("local broker", dir.resolve("local-broker.log"), BROKER_JVM, FerryProcesses.brokerArguments(
+                "local", localPort, dir.resolve("data/local"), settings.configDir().resolve("local-broker.xml")));
+        ChildProcess remote = start("remote broker", dir.resolve("remote-broker.log"), BROKER_JVM, FerryProcesses.brokerArguments(
+                "remote", remotePort, dir.resolve("data/remote"), settings.configDir().resolve("remote-broker.xml")));
+        local.awaitReady(FerryProcesses.BROKER_READY, Duration.ofSeconds(60));
+        remote.awaitReady(FerryProcesses.BROKER_READY, Duration.ofSeconds(60));
         localUrl = "tcp://127.0.0.1:" + localPort;
         remoteUrl = "tcp://127.0.0.1:" + remotePort;
         out.printf(Locale.ROOT, "brokers: local %s, remote %s (separate JVMs; logs in %s)%n", localUrl, remoteUrl, dir);
@@ -132,7 +127,7 @@ final class PerfRun {
         out.printf(Locale.ROOT, "== %s%s%n", name, settings.runs() > 1 ? " (run " + run + " of " + settings.runs() + ")" : "");
         ChildProcess adapter = start("adapter (" + name + ")", caseDir.resolve("adapter.log"), ADAPTER_JVM,
                 "run", "--config", config.toString(), "--stats-file", stats.toString(), "--warmup", Integer.toString(settings.warmup()));
-        Duration startup = adapter.awaitReady(ADAPTER_READY, Duration.ofSeconds(60));
+        Duration startup = adapter.awaitReady(FerryProcesses.ADAPTER_READY, Duration.ofSeconds(60));
         if (settings.warmup() > 0) {
             load(localUrl, IN, remoteUrl, OUT, settings.warmup(), "warm-up");
             awaitFile(Path.of(stats + ".warmed-up"), adapter, Duration.ofSeconds(60));

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
+import java.util.regex.Pattern;
 
 import io.ferry.app.FerryMain;
 
@@ -16,6 +17,11 @@ import io.ferry.app.FerryMain;
  * {@code java -cp ... FerryMain ...} otherwise (a build tree, or a test runner's class-path jar).
  */
 public final class FerryProcesses {
+
+    /** The line `ferry broker` logs once it accepts connections. */
+    public static final Pattern BROKER_READY = Pattern.compile("listening on tcp://");
+    /** The line `ferry run` logs once a channel has started. */
+    public static final Pattern ADAPTER_READY = Pattern.compile("channel \\S+ started");
 
     private final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private final String classPath = System.getProperty("java.class.path");
@@ -34,6 +40,12 @@ public final class FerryProcesses {
         }
         command.addAll(List.of(ferryArguments));
         return command;
+    }
+
+    /** Arguments of `ferry broker` for a broker from the given broker.xml on a chosen port and data directory. */
+    public static String[] brokerArguments(String name, int port, Path data, Path brokerXml) {
+        return new String[] {"broker", "--name", name, "--port", Integer.toString(port), "--data", data.toString(),
+                "--config", brokerXml.toString()};
     }
 
     /** The executable jar names FerryMain as its Start-Class (Spring Boot's launcher runs it). */

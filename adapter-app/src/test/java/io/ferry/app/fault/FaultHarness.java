@@ -27,8 +27,6 @@ final class FaultHarness implements AutoCloseable {
 
     static final String IN = "in";
     static final String OUT = "out";
-    private static final Pattern BROKER_READY = Pattern.compile("listening on tcp://");
-    private static final Pattern ADAPTER_READY = Pattern.compile("channel \\S+ started");
 
     private final Path dir;
     private final FerryProcesses ferry = new FerryProcesses();
@@ -60,9 +58,8 @@ final class FaultHarness implements AutoCloseable {
     }
 
     ChildProcess startBroker(String name, int port) throws Exception {
-        return start(name + " broker", BROKER_READY, "broker", "--name", name, "--port", Integer.toString(port),
-                "--data", dir.resolve("data-" + name).toString(),
-                "--config", ProjectDirectory.config(name + "-broker.xml").toString());
+        return start(name + " broker", FerryProcesses.BROKER_READY, FerryProcesses.brokerArguments(name, port,
+                dir.resolve("data-" + name), ProjectDirectory.config(name + "-broker.xml")));
     }
 
     ChildProcess restartLocal() throws Exception {
@@ -88,7 +85,7 @@ final class FaultHarness implements AutoCloseable {
                       produce: {connection: remote, queue: %s}
                       workflow: {type: pooling, pool-size: 4, send-events: false}
                 """.formatted(localUrl(), remoteUrl(), IN, OUT));
-        adapter = start("adapter", ADAPTER_READY, "run", "--config", config.toString());
+        adapter = start("adapter", FerryProcesses.ADAPTER_READY, "run", "--config", config.toString());
         return adapter;
     }
 
