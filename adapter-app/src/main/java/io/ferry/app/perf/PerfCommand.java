@@ -15,7 +15,9 @@ import io.ferry.app.process.ProcessException;
         description = {"Runs the performance test: two Artemis brokers and the adapter, each in its own JVM on 127.0.0.1,",
                 "and the load generator; by default 10,000 persistent 3 KB messages for StandardWorkflow and",
                 "PoolingWorkflow with lifecycle events on and off, after a warm-up, plus a no-bridge baseline.",
-                "Prints the perf4j tables and a comparison, and writes report.json and report.html."})
+                "Prints the perf4j tables and a comparison, and writes report.json and report.html.",
+                "With --peers it also measures Artemis's core bridge, Artemis's JMS bridge and an Apache Camel route on the",
+                "same brokers, persistent and non-persistent, with a fixed-rate latency pass at 100 msg/s for every case."})
 public final class PerfCommand implements Callable<Integer> {
 
     @Option(names = "--messages", defaultValue = "10000", description = "measured messages per case (default ${DEFAULT-VALUE})")
@@ -30,8 +32,14 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "1", description = "repeat every case; medians and spread are reported (default ${DEFAULT-VALUE})")
     int runs;
 
-    @Option(names = "--cases", split = ",", description = "cases to run (default: all of standard-events-on, standard-events-off, pooling-events-on, pooling-events-off)")
-    List<String> cases = PerfCase.ALL;
+    @Option(names = "--cases", split = ",", description = {"cases to run (default: standard-events-on, standard-events-off, "
+            + "pooling-events-on, pooling-events-off; a Ferry case may end in -batch-N);",
+            "peers: no-bridge, core-bridge, jms-bridge-batch-1, jms-bridge-batch-100, camel, camel-2-consumers-cached"})
+    List<String> cases;
+
+    @Option(names = "--peers", description = {"also measure the peers (core bridge, JMS bridge, Camel) and make the defaults "
+            + "--delivery both --latency-rate 100; needs benchmarks/target/peers.jar (./ferry builds it)"})
+    boolean peers;
 
     @Option(names = "--pool-size", defaultValue = "10", description = "workers of PoolingWorkflow (default ${DEFAULT-VALUE})")
     int poolSize;
@@ -39,19 +47,27 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--batch-size", defaultValue = "100", description = "most messages per transaction; 1 for one per transaction (default ${DEFAULT-VALUE})")
     int batchSize;
 
-    @Option(names = "--persistent", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "persistent messages (default); --no-persistent for non-persistent")
-    boolean persistent;
+    @Option(names = "--delivery", description = "persistent, non-persistent or both: every case runs in each (default persistent; both with --peers)")
+    String delivery;
 
-    @Option(names = "--non-persistent", description = "same as --no-persistent")
+    @Option(names = "--non-persistent", description = "same as --delivery non-persistent")
     boolean nonPersistent;
 
     @Option(names = "--rate", defaultValue = "0", description = "target send rate in msg/s, 0 for as fast as possible (default ${DEFAULT-VALUE}); latency is then measured from each message's intended send time")
     double rate;
 
+    @Option(names = "--latency-rate", description = "after its warm-up, each case also gets a latency pass at this fixed rate in msg/s (default 0: none; 100 with --peers)")
+    Double latencyRate;
+
+    @Option(names = "--latency-messages", defaultValue = "1000", description = "messages in the fixed-rate latency pass (default ${DEFAULT-VALUE})")
+    int latencyMessages;
+
     @Option(names = "--baseline", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "also run the load generator straight through the local broker (default on)")
+            description = "also run the load generator straight through the local broker, the no-bridge limit (default on)")
     boolean baseline;
+
+    @Option(names = "--peers-jar", defaultValue = "benchmarks/target/peers.jar", description = "the peer bridges (default ${DEFAULT-VALUE})")
+    Path peersJar;
 
     @Option(names = "--sweep", description = "pool-size=1,2,4,8: run the pooling cases once per pool size (a concurrency table)")
     String sweep;
@@ -94,24 +110,56 @@ public final class PerfCommand implements Callable<Integer> {
         require(poolSize > 0, "--pool-size must be positive");
         require(batchSize > 0, "--batch-size must be positive");
         require(rate >= 0, "--rate must not be negative");
+        double fixedRate = latencyRate != null ? latencyRate : peers ? 100 : 0;
+        require(fixedRate >= 0, "--latency-rate must not be negative");
+        require(latencyMessages > 0, "--latency-messages must be positive");
         require(senderThreads > 0, "--sender-threads must be positive");
         List<Integer> poolSizes = sweep == null ? List.of(poolSize) : sweepPoolSizes(sweep);
+        List<String> names = new ArrayList<>();
+        if (baseline) {
+            names.add(PerfCase.NO_BRIDGE);
+        }
+        if (peers) {
+            PerfCase.PEER_CASES.stream().filter(c -> !names.contains(c)).forEach(names::add);
+        }
+        names.addAll(cases != null ? cases : PerfCase.FERRY_CASES);
         List<PerfCase> parsed = new ArrayList<>();
-        for (String name : cases) {
+        for (String name : names) {
             PerfCase perfCase = PerfCase.parse(name.trim(), poolSize);
-            if (perfCase.workflow().equals("pooling")) {
-                poolSizes.forEach(size -> parsed.add(new PerfCase("pooling", perfCase.sendEvents(), size)));
-            } else if (sweep == null) {
-                parsed.add(perfCase);
+            if (perfCase.isFerry() && perfCase.workflow().equals("pooling")) {
+                poolSizes.forEach(size -> add(parsed, perfCase.withPoolSize(size)));
+            } else if (sweep == null || !perfCase.isFerry()) {
+                add(parsed, perfCase);
             }
         }
-        require(!parsed.isEmpty(), "--sweep needs a pooling case in --cases");
+        require(parsed.stream().anyMatch(c -> c.isFerry() || sweep == null), "--sweep needs a pooling case in --cases");
         for (String broker : List.of("local-broker.xml", "remote-broker.xml")) {
             require(java.nio.file.Files.isRegularFile(configDir.resolve(broker)),
                     configDir.resolve(broker) + " not found (run from the project's root, or give --config-dir)");
         }
-        return new PerfSettings(messages, size, warmup, runs, parsed, poolSize, batchSize, persistent && !nonPersistent, rate, baseline,
-                senderThreads, configDir, out);
+        if (parsed.stream().anyMatch(c -> c.kind() == PerfCase.Kind.PEER)) {
+            require(java.nio.file.Files.isRegularFile(peersJar), peersJar + " not found: the JMS bridge and Camel cases run from it "
+                    + "(build it with ./mvnw -q -DskipTests -pl benchmarks -am package, or run ./ferry from the project's root)");
+        }
+        return new PerfSettings(messages, size, warmup, runs, parsed, poolSize, batchSize, delivery(), rate, fixedRate,
+                latencyMessages, senderThreads, configDir, peersJar, out);
+    }
+
+    private List<Boolean> delivery() {
+        String mode = nonPersistent ? "non-persistent" : delivery != null ? delivery : peers ? "both" : "persistent";
+        return switch (mode) {
+            case "persistent" -> List.of(true);
+            case "non-persistent" -> List.of(false);
+            case "both" -> List.of(true, false);
+            default -> throw new IllegalArgumentException("--delivery takes persistent, non-persistent or both, not '" + mode + "'");
+        };
+    }
+
+    /** A case named twice runs once. */
+    private static void add(List<PerfCase> cases, PerfCase perfCase) {
+        if (cases.stream().noneMatch(c -> c.name().equals(perfCase.name()))) {
+            cases.add(perfCase);
+        }
     }
 
     private static List<Integer> sweepPoolSizes(String sweep) {

@@ -15,6 +15,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Pattern;
 
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
@@ -37,20 +38,19 @@ import io.ferry.loadgen.SinkSettings;
 import io.ferry.profiling.StatisticsJson;
 
 /**
- * The perf run: two brokers and the adapter, each a JVM process of its own on 127.0.0.1; the load
- * generator in this process. Every case gets a fresh adapter (its own configuration), a warm-up
- * that the adapter then forgets, and the measured messages. Every process it started is stopped,
- * whatever happens.
+ * The perf run: two brokers, each a JVM process of its own on 127.0.0.1, and for every case the bridge
+ * under test (Ferry's adapter, or a peer bridge from peers.jar, in a process of its own; the core bridge
+ * inside the local broker); the load generator in this process. Every case has queues of its own, a
+ * fresh bridge, a warm-up that Ferry then forgets, an optional fixed-rate latency pass, and the measured
+ * messages. Every process it started is stopped, whatever happens.
  */
 final class PerfRun {
 
-    private static final String IN = "in";
-    private static final String OUT = "out";
-    private static final String BASELINE_QUEUE = "perf.baseline";
     private static final String WORKFLOW_ID = "perf";
-    /** The adapter's heap is bounded so its memory use is what an operator would see, not what the JVM may take. */
-    private static final List<String> ADAPTER_JVM = List.of("-Xms64m", "-Xmx256m");
+    /** Bridges' heaps are bounded so their memory use is what an operator would see, not what the JVM may take. */
+    private static final List<String> BRIDGE_JVM = List.of("-Xms64m", "-Xmx256m");
     private static final List<String> BROKER_JVM = List.of("-Xms256m", "-Xmx1g");
+    private static final Pattern PEER_READY = Pattern.compile("peer bridge ready");
 
     private final PerfSettings settings;
     private final PrintStream out;
@@ -76,14 +76,15 @@ final class PerfRun {
         Runtime.getRuntime().addShutdownHook(cleanup); // Ctrl-C: no process is left behind
         try {
             startBrokers();
-            PerfReport.Endpoint baseline = settings.baseline() ? baseline() : null;
             List<PerfReport.CaseResult> results = new ArrayList<>();
-            for (int run = 1; run <= settings.runs(); run++) {
-                for (PerfCase perfCase : settings.cases()) {
-                    results.add(measure(perfCase, run, baseline));
+            for (boolean persistent : settings.delivery()) {
+                for (int run = 1; run <= settings.runs(); run++) {
+                    for (PerfCase perfCase : settings.cases()) {
+                        results.add(measure(perfCase, persistent, run));
+                    }
                 }
             }
-            PerfReport report = PerfSummary.report(settings, baseline, results, WORKFLOW_ID);
+            PerfReport report = PerfSummary.report(settings, results, WORKFLOW_ID);
             PerfSummary.print(report, out);
             PerfReportFiles.write(report, dir);
             out.println();
@@ -98,71 +99,113 @@ final class PerfRun {
     private void startBrokers() throws Exception {
         int localPort = EmbeddedBroker.freePort();
         int remotePort = EmbeddedBroker.freePort();
-        ChildProcess local = start("local broker", dir.resolve("local-broker.log"), BROKER_JVM, FerryProcesses.brokerArguments(
-                "local", localPort, dir.resolve("data/local"), settings.configDir().resolve("local-broker.xml")));
-        ChildProcess remote = start("remote broker", dir.resolve("remote-broker.log"), BROKER_JVM, FerryProcesses.brokerArguments(
-                "remote", remotePort, dir.resolve("data/remote"), settings.configDir().resolve("remote-broker.xml")));
-        local.awaitReady(FerryProcesses.BROKER_READY, Duration.ofSeconds(60));
+        Path localXml = dir.resolve("local-broker.xml");
+        Path remoteXml = dir.resolve("remote-broker.xml");
+        PerfBrokerConfig.write(settings.configDir().resolve("local-broker.xml"), localXml, settings.cases(), true, remotePort);
+        PerfBrokerConfig.write(settings.configDir().resolve("remote-broker.xml"), remoteXml, settings.cases(), false, remotePort);
+        // The remote broker first: the core bridge in the local one connects to it.
+        ChildProcess remote = start("remote broker", dir.resolve("remote-broker.log"), ferry.command(BROKER_JVM,
+                FerryProcesses.brokerArguments("remote", remotePort, dir.resolve("data/remote"), remoteXml)));
+        ChildProcess local = start("local broker", dir.resolve("local-broker.log"), ferry.command(BROKER_JVM,
+                FerryProcesses.brokerArguments("local", localPort, dir.resolve("data/local"), localXml)));
         remote.awaitReady(FerryProcesses.BROKER_READY, Duration.ofSeconds(60));
+        local.awaitReady(FerryProcesses.BROKER_READY, Duration.ofSeconds(60));
         localUrl = "tcp://127.0.0.1:" + localPort;
         remoteUrl = "tcp://127.0.0.1:" + remotePort;
-        out.printf(Locale.ROOT, "brokers: local %s, remote %s (separate JVMs; logs in %s)%n", localUrl, remoteUrl, dir);
+        out.printf(Locale.ROOT, "brokers: local %s, remote %s (separate JVMs; configuration and logs in %s)%n", localUrl, remoteUrl, dir);
     }
 
-    /** The load generator straight through the local broker: the limit any bridge works within. */
-    private PerfReport.Endpoint baseline() throws Exception {
-        out.println();
-        out.println("== baseline: load generator through the local broker, no bridge");
-        return load(localUrl, BASELINE_QUEUE, localUrl, BASELINE_QUEUE, settings.messages(), "baseline");
-    }
-
-    private PerfReport.CaseResult measure(PerfCase perfCase, int run, PerfReport.Endpoint baseline) throws Exception {
+    private PerfReport.CaseResult measure(PerfCase perfCase, boolean persistent, int run) throws Exception {
         String name = perfCase.name();
-        Path caseDir = dir.resolve(settings.runs() > 1 ? name + "-run-" + run : name);
+        String delivery = PerfSettings.deliveryName(persistent);
+        String label = name + (settings.delivery().size() > 1 ? ", " + delivery : "")
+                + (settings.runs() > 1 ? ", run " + run + " of " + settings.runs() : "");
+        Path caseDir = dir.resolve(name + (settings.delivery().size() > 1 ? "-" + delivery : "") + (settings.runs() > 1 ? "-run-" + run : ""));
         Files.createDirectories(caseDir);
-        Path config = caseDir.resolve("ferry.yml");
-        Files.writeString(config, adapterConfig(perfCase));
-        Path stats = caseDir.resolve("stats.json");
         out.println();
-        out.printf(Locale.ROOT, "== %s%s%n", name, settings.runs() > 1 ? " (run " + run + " of " + settings.runs() + ")" : "");
-        ChildProcess adapter = start("adapter (" + name + ")", caseDir.resolve("adapter.log"), ADAPTER_JVM,
-                "run", "--config", config.toString(), "--stats-file", stats.toString(), "--warmup", Integer.toString(settings.warmup()));
-        Duration startup = adapter.awaitReady(FerryProcesses.ADAPTER_READY, Duration.ofSeconds(60));
+        out.println("== " + label);
+        String receiveUrl = perfCase.kind() == PerfCase.Kind.NO_BRIDGE ? localUrl : remoteUrl;
+        int fixedRateMessages = settings.latencyRate() > 0 ? settings.latencyMessages() : 0;
+        Path stats = caseDir.resolve("stats.json");
+        ChildProcess bridge = startBridge(perfCase, caseDir, stats, settings.warmup() + fixedRateMessages);
+        Duration startup = bridge == null ? Duration.ZERO : awaitReady(perfCase, bridge);
         if (settings.warmup() > 0) {
-            load(localUrl, IN, remoteUrl, OUT, settings.warmup(), "warm-up");
-            awaitFile(Path.of(stats + ".warmed-up"), adapter, Duration.ofSeconds(60));
+            load(perfCase, receiveUrl, settings.warmup(), persistent, settings.rate(), "warm-up");
         }
-        Duration cpuBefore = adapter.cpuTime();
-        PerfReport.Endpoint endToEnd = load(localUrl, IN, remoteUrl, OUT, settings.messages(), "measured");
-        Duration cpuAfter = adapter.cpuTime();
-        if (!adapter.stop(Duration.ofSeconds(60))) {
-            throw new ProcessException(adapter.name() + " did not stop within 60 s (log: " + adapter.log() + ")");
+        PerfReport.Endpoint fixedRate = null;
+        if (fixedRateMessages > 0) {
+            fixedRate = load(perfCase, receiveUrl, fixedRateMessages, persistent, settings.latencyRate(),
+                    String.format(Locale.ROOT, "at %.0f msg/s", settings.latencyRate()));
         }
-        started.remove(adapter);
-        if (!Files.exists(stats)) {
-            throw new ProcessException(adapter.name() + " wrote no statistics (log: " + adapter.log() + ")");
+        if (perfCase.isFerry() && settings.warmup() + fixedRateMessages > 0) {
+            awaitFile(Path.of(stats + ".warmed-up"), bridge, Duration.ofSeconds(60));
         }
-        StatisticsJson.SnapshotFigures figures = new StatisticsJson().parse(Files.readString(stats));
-        String tables = Files.readString(Path.of(stats + ".txt"));
-        out.print(tables);
+        Duration cpuBefore = bridge == null ? Duration.ZERO : bridge.cpuTime();
+        PerfReport.Endpoint endToEnd = load(perfCase, receiveUrl, settings.messages(), persistent, settings.rate(), "measured");
+        Duration cpuAfter = bridge == null ? Duration.ZERO : bridge.cpuTime();
+        if (bridge == null) {
+            return new PerfReport.CaseResult(name, perfCase.kind().name().toLowerCase(Locale.ROOT).replace('_', '-'), delivery, run,
+                    endToEnd, fixedRate, null, "", 0, 0, -1, -1);
+        }
+        double peakRss = bridge.peakRssMiB();
+        if (!bridge.stop(Duration.ofSeconds(60))) {
+            throw new ProcessException(bridge.name() + " did not stop within 60 s (log: " + bridge.log() + ")");
+        }
+        started.remove(bridge);
+        StatisticsJson.SnapshotFigures figures = null;
+        String tables = "";
+        if (perfCase.isFerry()) {
+            if (!Files.exists(stats)) {
+                throw new ProcessException(bridge.name() + " wrote no statistics (log: " + bridge.log() + ")");
+            }
+            figures = new StatisticsJson().parse(Files.readString(stats));
+            tables = Files.readString(Path.of(stats + ".txt"));
+            out.print(tables);
+        }
         double cpuSeconds = cpuBefore.isNegative() ? -1 : (cpuAfter.toMillis() - cpuBefore.toMillis()) / 1000.0;
         double measuredSeconds = endToEnd.throughput() == 0 ? 0 : settings.messages() / endToEnd.throughput();
         double cpuCores = cpuSeconds < 0 || measuredSeconds == 0 ? -1 : cpuSeconds / measuredSeconds;
-        double vsBaseline = baseline == null ? 0 : endToEnd.throughput() / baseline.throughput();
-        out.printf(Locale.ROOT, "adapter: ready in %.1f s, peak RSS %.0f MiB, %.1f s CPU for the measured messages (%.2f cores)%n",
-                startup.toMillis() / 1000.0, adapter.peakRssMiB(), cpuSeconds, cpuCores);
-        return new PerfReport.CaseResult(name, run, endToEnd, figures, tables, startup.toMillis() / 1000.0,
-                adapter.peakRssMiB(), cpuSeconds, cpuCores, vsBaseline);
+        out.printf(Locale.ROOT, "%s: ready in %.1f s, peak RSS %.0f MiB, %.1f s CPU for the measured messages (%.2f cores)%n",
+                perfCase.isFerry() ? "adapter" : "bridge", startup.toMillis() / 1000.0, peakRss, cpuSeconds, cpuCores);
+        return new PerfReport.CaseResult(name, perfCase.kind().name().toLowerCase(Locale.ROOT).replace('_', '-'), delivery, run,
+                endToEnd, fixedRate, figures, tables, startup.toMillis() / 1000.0, peakRss, cpuSeconds, cpuCores);
+    }
+
+    /** Starts the case's own bridge process: Ferry's adapter or a peer; null when the case has none. */
+    private ChildProcess startBridge(PerfCase perfCase, Path caseDir, Path stats, int forgottenMessages) throws IOException {
+        switch (perfCase.kind()) {
+            case FERRY -> {
+                Path config = caseDir.resolve("ferry.yml");
+                Files.writeString(config, adapterConfig(perfCase));
+                return start("adapter (" + perfCase.name() + ")", caseDir.resolve("adapter.log"), ferry.command(BRIDGE_JVM,
+                        "run", "--config", config.toString(), "--stats-file", stats.toString(), "--warmup", Integer.toString(forgottenMessages)));
+            }
+            case PEER -> {
+                List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+                command.addAll(BRIDGE_JVM);
+                command.addAll(List.of("-jar", settings.peersJar().toString(), "bridge"));
+                command.addAll(perfCase.peerArguments());
+                command.addAll(List.of("--source-url", localUrl, "--source-queue", perfCase.inQueue(),
+                        "--target-url", remoteUrl, "--target-queue", perfCase.outQueue()));
+                return start(perfCase.name(), caseDir.resolve("bridge.log"), command);
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    private static Duration awaitReady(PerfCase perfCase, ChildProcess bridge) throws Exception {
+        return bridge.awaitReady(perfCase.isFerry() ? FerryProcesses.ADAPTER_READY : PEER_READY, Duration.ofSeconds(60));
     }
 
     /** Sends {@code count} messages and receives them at the other end; prints and returns what it saw. */
-    private PerfReport.Endpoint load(String sendUrl, String sendQueue, String receiveUrl, String receiveQueue, int count,
+    private PerfReport.Endpoint load(PerfCase perfCase, String receiveUrl, int count, boolean persistent, double rate,
                                      String phase) throws Exception {
-        String runId = phase.substring(0, 4) + "-" + UUID.randomUUID().toString().substring(0, 8);
-        SendSettings send = new SendSettings(sendUrl, null, null, sendQueue, settings.senderThreads(), count,
-                Content.randomBytes(settings.size()), PayloadKind.BYTES, settings.persistent(), 0, 4, Duration.ZERO,
-                settings.rate(), runId);
-        SinkSettings receive = new SinkSettings(receiveUrl, null, null, receiveQueue, count, Duration.ofSeconds(30), runId);
+        String runId = phase.replaceAll("[^a-z0-9]", "").substring(0, 4) + "-" + UUID.randomUUID().toString().substring(0, 8);
+        SendSettings send = new SendSettings(localUrl, null, null, perfCase.inQueue(), settings.senderThreads(), count,
+                Content.randomBytes(settings.size()), PayloadKind.BYTES, persistent, 0, 4, Duration.ZERO, rate, runId);
+        SinkSettings receive = new SinkSettings(receiveUrl, null, null, perfCase.outQueue(), count, Duration.ofSeconds(30), runId);
         ExecutorService sinkThread = Executors.newSingleThreadExecutor();
         // Only the receiving side draws progress: it is what tracks the messages end to end.
         ConsoleProgress progress = new ConsoleProgress(out, out == System.out && System.console() != null);
@@ -219,8 +262,8 @@ final class PerfRun {
                     remote: {url: "%s"}
                   channels:
                     - id: perf
-                      consume: {connection: local, queue: %s}
-                      produce: {connection: remote, queue: %s}
+                      consume: {connection: local, queue: "%s"}
+                      produce: {connection: remote, queue: "%s"}
                       workflow:
                         type: %s
                         id: %s
@@ -228,12 +271,12 @@ final class PerfRun {
                         batch-size: %d
                         send-events: %s
                   events: {connection: local, topic: ferry.events}
-                """.formatted(perfCase.name(), localUrl, remoteUrl, IN, OUT, perfCase.workflow(), WORKFLOW_ID,
-                perfCase.poolSize(), settings.batchSize(), perfCase.sendEvents());
+                """.formatted(perfCase.name(), localUrl, remoteUrl, perfCase.inQueue(), perfCase.outQueue(), perfCase.workflow(), WORKFLOW_ID,
+                perfCase.poolSize(), perfCase.batchSize() > 0 ? perfCase.batchSize() : settings.batchSize(), perfCase.sendEvents());
     }
 
-    private ChildProcess start(String name, Path log, List<String> jvm, String... arguments) throws IOException {
-        ChildProcess process = ChildProcess.start(name, ferry.command(jvm, arguments), log);
+    private ChildProcess start(String name, Path log, List<String> command) throws IOException {
+        ChildProcess process = ChildProcess.start(name, command, log);
         started.add(process);
         return process;
     }

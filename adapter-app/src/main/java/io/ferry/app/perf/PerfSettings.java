@@ -3,7 +3,19 @@ package io.ferry.app.perf;
 import java.nio.file.Path;
 import java.util.List;
 
-/** What one `ferry perf` invocation measures; validated by the command before anything starts. */
+/**
+ * What one `ferry perf` invocation measures; validated by the command before anything starts.
+ *
+ * @param delivery        persistent (true), non-persistent (false), or both in that order: every case runs in each
+ * @param latencyRate     msg/s of the fixed-rate latency pass each case gets after its warm-up; 0 for none
+ * @param latencyMessages messages in that pass
+ * @param peersJar        the benchmarks' peers.jar, which runs the JMS bridge and Camel cases
+ */
 record PerfSettings(int messages, int size, int warmup, int runs, List<PerfCase> cases, int poolSize, int batchSize,
-                    boolean persistent, double rate, boolean baseline, int senderThreads, Path configDir, Path outputRoot) {
+                    List<Boolean> delivery, double rate, double latencyRate, int latencyMessages, int senderThreads,
+                    Path configDir, Path peersJar, Path outputRoot) {
+
+    static String deliveryName(boolean persistent) {
+        return persistent ? "persistent" : "non-persistent";
+    }
 }

@@ -6,11 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.function.ToDoubleFunction;
 
 import io.ferry.profiling.StatisticsJson;
 
-/** Turns the cases' results into medians, the adapter's overhead and what events cost, and prints them. */
+/** Turns the cases' results into medians, ratios, the adapter's overhead and what events cost, and prints them. */
 final class PerfSummary {
 
     static final String PRODUCE_TAG = "PtpProducer.produce()";
@@ -18,42 +18,60 @@ final class PerfSummary {
     private PerfSummary() {
     }
 
-    static PerfReport report(PerfSettings settings, PerfReport.Endpoint baseline, List<PerfReport.CaseResult> results,
-                             String workflowId) {
-        Map<String, List<PerfReport.CaseResult>> byCase = results.stream()
-                .collect(Collectors.groupingBy(PerfReport.CaseResult::name, LinkedHashMap::new, Collectors.toList()));
+    static PerfReport report(PerfSettings settings, List<PerfReport.CaseResult> results, String workflowId) {
         List<PerfReport.Summary> summaries = new ArrayList<>();
-        for (PerfCase perfCase : settings.cases()) {
-            List<PerfReport.CaseResult> runs = byCase.get(perfCase.name());
-            if (runs != null) {
-                summaries.add(summarize(perfCase, runs, baseline, workflowId));
+        for (boolean persistent : settings.delivery()) {
+            String delivery = PerfSettings.deliveryName(persistent);
+            double noBridge = medianThroughput(results, PerfCase.NO_BRIDGE, delivery);
+            double coreBridge = medianThroughput(results, PerfCase.CORE_BRIDGE, delivery);
+            for (PerfCase perfCase : settings.cases()) {
+                List<PerfReport.CaseResult> runs = results.stream()
+                        .filter(r -> r.name().equals(perfCase.name()) && r.delivery().equals(delivery)).toList();
+                if (!runs.isEmpty()) {
+                    summaries.add(summarize(perfCase, delivery, runs, noBridge, coreBridge, workflowId));
+                }
             }
         }
-        boolean clean = results.stream().allMatch(r -> clean(r.endToEnd())) && (baseline == null || clean(baseline));
+        boolean clean = results.stream().allMatch(r -> clean(r.endToEnd()) && (r.fixedRate() == null || clean(r.fixedRate())));
         PerfReport.Settings reported = new PerfReport.Settings(settings.messages(), settings.size(), settings.warmup(),
-                settings.runs(), settings.persistent(), settings.rate(), settings.poolSize(), settings.batchSize(), "200 us",
+                settings.runs(), settings.delivery().stream().map(PerfSettings::deliveryName).toList(), settings.rate(),
+                settings.latencyRate(), settings.latencyMessages(), settings.poolSize(), settings.batchSize(), "200 us",
                 Runtime.getRuntime().availableProcessors(), java.time.Instant.now().toString());
-        return new PerfReport(reported, baseline, results, summaries, comparisons(summaries), clean);
+        return new PerfReport(reported, results, summaries, comparisons(summaries), clean);
     }
 
     private static boolean clean(PerfReport.Endpoint endpoint) {
         return endpoint.missing() == 0 && endpoint.duplicated() == 0 && endpoint.corrupted() == 0;
     }
 
-    private static PerfReport.Summary summarize(PerfCase perfCase, List<PerfReport.CaseResult> runs,
-                                                PerfReport.Endpoint baseline, String workflowId) {
+    private static double medianThroughput(List<PerfReport.CaseResult> results, String name, String delivery) {
+        return median(results.stream().filter(r -> r.name().equals(name) && r.delivery().equals(delivery))
+                .map(r -> r.endToEnd().throughput()).toList());
+    }
+
+    private static PerfReport.Summary summarize(PerfCase perfCase, String delivery, List<PerfReport.CaseResult> runs,
+                                                double noBridge, double coreBridge, String workflowId) {
         List<Double> throughputs = runs.stream().map(r -> r.endToEnd().throughput()).sorted().toList();
         double median = median(throughputs);
-        double p99 = median(runs.stream().map(r -> r.endToEnd().latencyP99Ms()).sorted().toList());
-        double workflow = median(runs.stream().map(r -> tag(r, perfCase.workflowTag(workflowId)).meanUs()).sorted().toList());
-        double produce = median(runs.stream().map(r -> tag(r, PRODUCE_TAG).meanUs()).sorted().toList());
-        double overheadP50 = median(runs.stream()
-                .map(r -> tag(r, perfCase.workflowTag(workflowId)).p50Us() - tag(r, PRODUCE_TAG).p50Us()).sorted().toList());
-        double event = median(runs.stream().map(r -> tag(r, perfCase.eventTag()).meanUs()).sorted().toList());
-        double cores = median(runs.stream().map(PerfReport.CaseResult::adapterCpuCores).sorted().toList());
-        return new PerfReport.Summary(perfCase.name(), median, throughputs.get(0), throughputs.get(throughputs.size() - 1), p99,
-                baseline == null ? 0 : median / baseline.throughput(), workflow, produce, workflow - produce, overheadP50, event,
-                cores);
+        List<PerfReport.CaseResult> withFixedRate = runs.stream().filter(r -> r.fixedRate() != null).toList();
+        double workflow = 0, produce = 0, overheadP50 = 0, event = 0;
+        if (perfCase.isFerry()) {
+            String workflowTag = perfCase.workflowTag(workflowId);
+            workflow = median(runs, r -> tag(r, workflowTag).meanUs());
+            produce = median(runs, r -> tag(r, PRODUCE_TAG).meanUs());
+            overheadP50 = median(runs, r -> tag(r, workflowTag).p50Us() - tag(r, PRODUCE_TAG).p50Us());
+            event = median(runs, r -> tag(r, perfCase.eventTag()).meanUs());
+        }
+        return new PerfReport.Summary(perfCase.name(), perfCase.kind().name().toLowerCase(Locale.ROOT).replace('_', '-'), delivery,
+                median, throughputs.get(0), throughputs.get(throughputs.size() - 1),
+                median(runs, r -> r.endToEnd().latencyP50Ms()), median(runs, r -> r.endToEnd().latencyP99Ms()),
+                median(runs, r -> r.endToEnd().latencyMaxMs()),
+                median(withFixedRate, r -> r.fixedRate().latencyP50Ms()), median(withFixedRate, r -> r.fixedRate().latencyP99Ms()),
+                median(withFixedRate, r -> r.fixedRate().latencyMaxMs()),
+                noBridge == 0 ? 0 : median / noBridge, coreBridge == 0 ? 0 : median / coreBridge,
+                workflow, produce, workflow - produce, overheadP50, event, median(runs, PerfReport.CaseResult::cpuCores),
+                runs.stream().mapToLong(r -> r.endToEnd().missing() + (r.fixedRate() == null ? 0 : r.fixedRate().missing())).sum(),
+                runs.stream().mapToLong(r -> r.endToEnd().duplicated() + (r.fixedRate() == null ? 0 : r.fixedRate().duplicated())).sum());
     }
 
     private static StatisticsJson.TagFigures tag(PerfReport.CaseResult result, String tag) {
@@ -61,7 +79,7 @@ final class PerfSummary {
                 .orElse(new StatisticsJson.TagFigures(tag, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     }
 
-    /** What lifecycle events cost: each workflow type with events on against the same with events off. */
+    /** What lifecycle events cost: each workflow type with events on against the same with events off, per delivery mode. */
     private static List<PerfReport.Comparison> comparisons(List<PerfReport.Summary> summaries) {
         List<PerfReport.Comparison> comparisons = new ArrayList<>();
         for (PerfReport.Summary on : summaries) {
@@ -69,7 +87,7 @@ final class PerfSummary {
                 continue;
             }
             String offName = on.name().replace("-events-on", "-events-off");
-            summaries.stream().filter(s -> s.name().equals(offName)).findFirst().ifPresent(off -> {
+            summaries.stream().filter(s -> s.name().equals(offName) && s.delivery().equals(on.delivery())).findFirst().ifPresent(off -> {
                 Map<String, Double> figures = new LinkedHashMap<>();
                 figures.put("eventCostPerMessageUs", on.workflowMeanUs() - off.workflowMeanUs());
                 // The workflow time includes the produce, whose variance can hide the events' own cost:
@@ -77,7 +95,8 @@ final class PerfSummary {
                 figures.put("eventCostBesideProduceUs", on.overheadMeanUs() - off.overheadMeanUs());
                 figures.put("eventCostShareOfWorkflow", on.workflowMeanUs() == 0 ? 0 : (on.workflowMeanUs() - off.workflowMeanUs()) / on.workflowMeanUs());
                 figures.put("throughputOnOverOff", off.medianThroughput() == 0 ? 0 : on.medianThroughput() / off.medianThroughput());
-                comparisons.add(new PerfReport.Comparison(on.name().replace("-events-on", "") + ": events on vs off", figures));
+                comparisons.add(new PerfReport.Comparison(on.name().replace("-events-on", "") + " (" + on.delivery()
+                        + "): events on vs off", figures));
             });
         }
         return comparisons;
@@ -86,17 +105,28 @@ final class PerfSummary {
     static void print(PerfReport report, PrintStream out) {
         out.println();
         out.println("== summary" + (report.settings().runs() > 1 ? " (medians of " + report.settings().runs() + " runs)" : ""));
-        if (report.baseline() != null) {
-            out.printf(Locale.ROOT, "baseline (no bridge): %,.0f msg/s, latency p99 %.2f ms%n",
-                    report.baseline().throughput(), report.baseline().latencyP99Ms());
-        }
-        out.printf(Locale.ROOT, "%-30s %9s %8s %8s %8s %8s %10s %9s %10s %10s %7s%n", "case", "msg/s", "min", "max",
-                "vs base", "p99 ms", "wf avg us", "prod avg", "overhd avg", "overhd p50", "cores");
+        boolean fixedRate = report.settings().latencyRate() > 0;
+        String delivery = null;
         for (PerfReport.Summary s : report.summary()) {
-            out.printf(Locale.ROOT, "%-30s %9.0f %8.0f %8.0f %8.2f %8.2f %10.1f %9.1f %10.1f %10.1f %7.2f%n", s.name(),
-                    s.medianThroughput(), s.minThroughput(), s.maxThroughput(), s.throughputVsBaseline(),
-                    s.medianLatencyP99Ms(), s.workflowMeanUs(), s.produceMeanUs(), s.overheadMeanUs(), s.overheadP50Us(),
-                    s.adapterCpuCores());
+            if (!s.delivery().equals(delivery)) {
+                delivery = s.delivery();
+                out.println();
+                out.println(delivery + ":");
+                out.printf(Locale.ROOT, "%-34s %8s %8s %8s %7s %7s %8s %8s %8s%s %8s %8s %8s %8s %6s%n", "case", "msg/s", "min", "max",
+                        "vs none", "vs core", "p50 ms", "p99 ms", "max ms",
+                        fixedRate ? String.format(Locale.ROOT, " %9s %9s", "@rate p50", "@rate p99") : "",
+                        "wf us", "prod us", "ovh us", "ovh p50", "cores");
+            }
+            out.printf(Locale.ROOT, "%-34s %8.0f %8.0f %8.0f %7s %7s %8.2f %8.2f %8.1f%s %8s %8s %8s %8s %6s%n", s.name(),
+                    s.medianThroughput(), s.minThroughput(), s.maxThroughput(), ratio(s.throughputVsNoBridge()),
+                    ratio(s.throughputVsCoreBridge()), s.medianLatencyP50Ms(), s.medianLatencyP99Ms(), s.medianLatencyMaxMs(),
+                    fixedRate ? String.format(Locale.ROOT, " %9.2f %9.2f", s.fixedRateP50Ms(), s.fixedRateP99Ms()) : "",
+                    ferry(s, s.workflowMeanUs()), ferry(s, s.produceMeanUs()), ferry(s, s.overheadMeanUs()), ferry(s, s.overheadP50Us()),
+                    s.cpuCores() < 0 ? "-" : String.format(Locale.ROOT, "%.2f", s.cpuCores()));
+        }
+        if (fixedRate) {
+            out.printf(Locale.ROOT, "%n@rate: end-to-end latency at a fixed %.0f msg/s (%d messages per case, after the warm-up)%n",
+                    report.settings().latencyRate(), report.settings().latencyMessages());
         }
         for (PerfReport.Comparison c : report.comparisons()) {
             out.printf(Locale.ROOT, "%s: workflow time on - off %.1f us per message (%.1f%% of the workflow); "
@@ -108,10 +138,23 @@ final class PerfSummary {
                 : "delivery: NOT CLEAN - see the cases above");
     }
 
-    private static double median(List<Double> sorted) {
-        if (sorted.isEmpty()) {
+    private static String ratio(double ratio) {
+        return ratio == 0 ? "-" : String.format(Locale.ROOT, "%.2f", ratio);
+    }
+
+    private static String ferry(PerfReport.Summary summary, double figure) {
+        return summary.kind().equals("ferry") ? String.format(Locale.ROOT, "%.1f", figure) : "-";
+    }
+
+    private static double median(List<PerfReport.CaseResult> runs, ToDoubleFunction<PerfReport.CaseResult> figure) {
+        return median(runs.stream().map(figure::applyAsDouble).toList());
+    }
+
+    private static double median(List<Double> values) {
+        if (values.isEmpty()) {
             return 0;
         }
+        List<Double> sorted = values.stream().sorted().toList();
         int n = sorted.size();
         return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }

@@ -23,15 +23,18 @@ import io.ferry.profiling.StatisticsJson;
 class PerfRunTest {
 
     private static final int MESSAGES = 500;
+    private static final double FIXED_RATE = 200;
+    private static final int FIXED_RATE_MESSAGES = 100;
 
     @TempDir
     Path dir;
 
     @Test
     void aSmallRunReportsEveryTagCleanDeliveryAndLeavesNoProcessBehind() throws Exception {
-        List<PerfCase> cases = List.of(PerfCase.parse("standard-events-on", 4), PerfCase.parse("pooling-events-off", 4));
-        PerfSettings settings = new PerfSettings(MESSAGES, 1024, 100, 1, cases, 4, 100, true, 0, true, 2,
-                ProjectDirectory.root().resolve("config"), dir);
+        List<PerfCase> cases = List.of(PerfCase.parse("no-bridge", 4), PerfCase.parse("core-bridge", 4),
+                PerfCase.parse("standard-events-on", 4), PerfCase.parse("pooling-events-off", 4));
+        PerfSettings settings = new PerfSettings(MESSAGES, 1024, 100, 1, cases, 4, 100, List.of(true), 0, FIXED_RATE, FIXED_RATE_MESSAGES, 2,
+                ProjectDirectory.root().resolve("config"), dir.resolve("no-peers.jar"), dir);
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         PerfRun run = new PerfRun(settings, new PrintStream(printed, true, StandardCharsets.UTF_8));
 
@@ -39,13 +42,24 @@ class PerfRunTest {
         String output = printed.toString(StandardCharsets.UTF_8);
 
         assertThat(report.deliveryClean()).isTrue();
-        assertThat(report.baseline().received()).isEqualTo(MESSAGES);
         assertThat(report.cases()).extracting(PerfReport.CaseResult::name)
-                .containsExactly("standard-events-on", "pooling-events-off-pool-4");
+                .containsExactly("no-bridge", "core-bridge", "standard-events-on", "pooling-events-off-pool-4");
         for (PerfReport.CaseResult result : report.cases()) {
             assertThat(result.endToEnd().received()).isEqualTo(MESSAGES);
             assertThat(result.endToEnd().missing()).isZero();
             assertThat(result.endToEnd().duplicated()).isZero();
+            assertThat(result.fixedRate().received()).isEqualTo(FIXED_RATE_MESSAGES);
+            assertThat(result.fixedRate().missing()).isZero();
+            assertThat(result.fixedRate().duplicated()).isZero();
+        }
+        // The core bridge really ran inside the local broker, as configured by the run.
+        assertThat(Files.readString(run.directory().resolve("local-broker.xml"))).contains(PerfBrokerConfig.CORE_BRIDGE_NAME);
+        for (PerfReport.Summary summary : report.summary()) {
+            assertThat(summary.throughputVsNoBridge()).isPositive();
+            assertThat(summary.throughputVsCoreBridge()).isPositive();
+            assertThat(summary.fixedRateP99Ms()).isPositive();
+        }
+        for (PerfReport.CaseResult result : report.cases().subList(2, 4)) {
             String type = result.name().startsWith("standard") ? "StandardWorkflow" : "PoolingWorkflow";
             // Warm-up messages were forgotten: every tag counts exactly the measured messages.
             assertThat(count(result, "PtpProducer.produce()")).isEqualTo(MESSAGES);
@@ -59,17 +73,16 @@ class PerfRunTest {
             }
             assertThat(output).contains(result.tables());
             assertThat(result.startupSeconds()).isPositive();
-            assertThat(result.throughputVsBaseline()).isPositive();
         }
         assertThat(report.comparisons()).isEmpty(); // no workflow ran with events both on and off
         assertThat(output).contains("delivery: clean in every case");
 
         PerfReport read = PerfReportFiles.read(run.directory().resolve("report.json"));
-        assertThat(read.cases()).hasSize(2);
-        assertThat(read.cases().get(0).adapter()).isEqualTo(report.cases().get(0).adapter());
+        assertThat(read.cases()).hasSize(4);
+        assertThat(read.cases().get(2).adapter()).isEqualTo(report.cases().get(2).adapter());
         assertThat(read.summary()).isEqualTo(report.summary());
         String html = Files.readString(run.directory().resolve("report.html"));
-        assertThat(html).contains("new Chart(", "pooling-events-off-pool-4").doesNotContain("/*CHART_JS*/", "/*REPORT_JSON*/");
+        assertThat(html).contains("new Chart(", "pooling-events-off-pool-4", "core-bridge").doesNotContain("/*CHART_JS*/", "/*REPORT_JSON*/");
         assertThat(html.length()).isGreaterThan(150_000); // Chart.js is inlined, so the page works offline
 
         await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
