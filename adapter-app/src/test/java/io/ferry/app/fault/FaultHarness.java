@@ -32,10 +32,13 @@ final class FaultHarness implements AutoCloseable {
     private final FerryProcesses ferry = new FerryProcesses();
     private final int localPort = EmbeddedBroker.freePort();
     private final int remotePort = EmbeddedBroker.freePort();
+    private final int eventsPort = EmbeddedBroker.freePort();
     private final List<ChildProcess> all = new ArrayList<>();
     ChildProcess local;
     ChildProcess remote;
     ChildProcess adapter;
+    /** A broker of its own for lifecycle events, when the test asks for one; events are off otherwise. */
+    ChildProcess events;
     private int starts;
 
     FaultHarness(Path dir) {
@@ -50,11 +53,23 @@ final class FaultHarness implements AutoCloseable {
         return "tcp://127.0.0.1:" + remotePort;
     }
 
+    String eventsUrl() {
+        return "tcp://127.0.0.1:" + eventsPort;
+    }
+
     FaultHarness startAll() throws Exception {
         local = startBroker("local", localPort);
         remote = startBroker("remote", remotePort);
         adapter = startAdapter();
         return this;
+    }
+
+    /** Everything, and the adapter publishes lifecycle events to a third broker. */
+    FaultHarness startAllWithEventsBroker() throws Exception {
+        // A broker like the local one (its configuration declares the events topic), on a port of its own.
+        events = start("events broker", FerryProcesses.BROKER_READY, FerryProcesses.brokerArguments("local", eventsPort,
+                dir.resolve("data-events"), ProjectDirectory.config("local-broker.xml")));
+        return startAll();
     }
 
     ChildProcess startBroker(String name, int port) throws Exception {
@@ -74,17 +89,19 @@ final class FaultHarness implements AutoCloseable {
 
     ChildProcess startAdapter() throws Exception {
         Path config = dir.resolve("ferry.yml");
+        String eventsConnection = events == null ? "" : "\n    events: {url: \"" + eventsUrl() + "\"}";
+        String eventsDestination = events == null ? "" : "  events: {connection: events, topic: ferry.events}\n";
         Files.writeString(config, """
                 ferry:
                   connections:
                     local: {url: "%s"}
-                    remote: {url: "%s"}
+                    remote: {url: "%s"}%s
                   channels:
                     - id: fault
                       consume: {connection: local, queue: %s}
                       produce: {connection: remote, queue: %s}
-                      workflow: {type: pooling, pool-size: 4, send-events: false}
-                """.formatted(localUrl(), remoteUrl(), IN, OUT));
+                      workflow: {type: pooling, pool-size: 4, send-events: %s}
+                %s""".formatted(localUrl(), remoteUrl(), eventsConnection, IN, OUT, events != null, eventsDestination));
         adapter = start("adapter", FerryProcesses.ADAPTER_READY, "run", "--config", config.toString());
         return adapter;
     }

@@ -132,4 +132,56 @@ class FaultTest {
             assertExactlyOnce(report);
         }
     }
+
+    @Test
+    void eventsBrokerKilledMidRunLeavesDeliveryUnaffected() throws Exception {
+        try (FaultHarness harness = new FaultHarness(dir).startAllWithEventsBroker();
+             EventsSubscriber subscriber = new EventsSubscriber(harness.eventsUrl())) {
+            AtomicLong sent = new AtomicLong();
+            CompletableFuture<SendReport> sending = send(harness, "events-kill", sent);
+            CompletableFuture<SinkReport> receiving = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return harness.receive("events-kill", MESSAGES, Duration.ofSeconds(60));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            // Events really flow to the events broker before it goes.
+            await().atMost(Duration.ofMinutes(1)).until(() -> subscriber.received() > 0 && sent.get() >= MESSAGES / 4);
+            harness.events.kill();
+            assertThat(sending.get().sent()).isEqualTo(MESSAGES);
+            assertExactlyOnce(receiving.get());
+            assertNothingMoreArrives(harness, "events-kill");
+            // One line for the state change, not one per event batch or per message.
+            assertThat(occurrences(harness, "events destination ferry.events unavailable")).isEqualTo(1);
+        }
+    }
+
+    /** Counts the lifecycle event messages published to the events broker's topic. */
+    private static final class EventsSubscriber implements AutoCloseable {
+
+        private final jakarta.jms.Connection connection;
+        private final AtomicLong received = new AtomicLong();
+
+        EventsSubscriber(String url) throws jakarta.jms.JMSException {
+            connection = new org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory(url).createConnection();
+            jakarta.jms.Session session = connection.createSession(false, jakarta.jms.Session.AUTO_ACKNOWLEDGE);
+            session.createConsumer(session.createTopic("ferry.events")).setMessageListener(message -> received.incrementAndGet());
+            connection.setExceptionListener(e -> { }); // the broker is killed on purpose
+            connection.start();
+        }
+
+        long received() {
+            return received.get();
+        }
+
+        @Override
+        public void close() {
+            try {
+                connection.close();
+            } catch (jakarta.jms.JMSException e) {
+                // the broker was killed: nothing left to close
+            }
+        }
+    }
 }
