@@ -71,13 +71,21 @@ class FerryCommandLineTest {
     @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', textBlock = """
             --messages=0                 | ferry perf: --messages must be positive
             --size=-1                    | ferry perf: --size must be positive
-            --cases=teleport-events-on   | ferry perf: unknown case 'teleport-events-on' (known: standard-events-on, standard-events-off, pooling-events-on, pooling-events-off)
+            --cases=teleport-events-on   | ferry perf: unknown case 'teleport-events-on' (known: standard-events-on, standard-events-off, pooling-events-on, pooling-events-off, no-bridge, core-bridge, jms-bridge-batch-1, jms-bridge-batch-100, camel, camel-2-consumers-cached; a Ferry case may end in -batch-N)
+            --cases=standard-events-on-batch-0 | ferry perf: case 'standard-events-on-batch-0': the batch size must be positive
+            --delivery=sometimes         | ferry perf: --delivery takes persistent, non-persistent or both, not 'sometimes'
+            --latency-rate=-1            | ferry perf: --latency-rate must not be negative
+            --latency-messages=0         | ferry perf: --latency-messages must be positive
+            --peers-jar=target/none.jar  | ferry perf: target/none.jar not found: the JMS bridge and Camel cases run from it (build it with ./mvnw -q -DskipTests -pl benchmarks -am package, or run ./ferry from the project's root)
             --sweep=pool-size=1,x        | ferry perf: --sweep: 'x' is not a pool size
             --sweep=threads=4            | ferry perf: --sweep takes pool-size=1,2,4,8
             --rate=-5                    | ferry perf: --rate must not be negative
             """)
     void badPerfOptionsAreOneLineAndExitCodeTwo(String option, String message) {
-        Result result = run("perf", option);
+        // A peer case needs peers.jar; with --peers-jar pointing nowhere, --peers says so.
+        Result result = option.startsWith("--peers-jar")
+                ? run("perf", option, "--peers", "--config-dir", io.ferry.broker.testing.ProjectDirectory.root().resolve("config").toString())
+                : run("perf", option);
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.err()).isEqualTo(message + System.lineSeparator());
     }

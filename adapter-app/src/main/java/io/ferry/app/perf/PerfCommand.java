@@ -114,6 +114,7 @@ public final class PerfCommand implements Callable<Integer> {
         require(fixedRate >= 0, "--latency-rate must not be negative");
         require(latencyMessages > 0, "--latency-messages must be positive");
         require(senderThreads > 0, "--sender-threads must be positive");
+        List<Boolean> deliveryModes = delivery();
         List<Integer> poolSizes = sweep == null ? List.of(poolSize) : sweepPoolSizes(sweep);
         List<String> names = new ArrayList<>();
         if (baseline) {
@@ -141,7 +142,7 @@ public final class PerfCommand implements Callable<Integer> {
             require(java.nio.file.Files.isRegularFile(peersJar), peersJar + " not found: the JMS bridge and Camel cases run from it "
                     + "(build it with ./mvnw -q -DskipTests -pl benchmarks -am package, or run ./ferry from the project's root)");
         }
-        return new PerfSettings(messages, size, warmup, runs, parsed, poolSize, batchSize, delivery(), rate, fixedRate,
+        return new PerfSettings(messages, size, warmup, runs, parsed, poolSize, batchSize, deliveryModes, rate, fixedRate,
                 latencyMessages, senderThreads, configDir, peersJar, out);
     }
 
