@@ -13,7 +13,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.perf4j.logback.AsyncCoalescingStatisticsAppender;
 
@@ -67,7 +66,10 @@ public class ProfiledCallBenchmark {
         return perf4jTarget.state();
     }
 
-    /** Calls made and samples perf4j's appender discarded, per iteration (JMH prints both as counters). */
+    /**
+     * Calls made and samples perf4j's appender discarded, per iteration; JMH prints both as counters,
+     * summed over the measured iterations of all forks.
+     */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.EVENTS)
     public static class Perf4jSamples {
@@ -75,7 +77,6 @@ public class ProfiledCallBenchmark {
         public long calls;
         private final AsyncCoalescingStatisticsAppender appender = Perf4jPipeline.appender();
         private int discardedAtIterationStart;
-        private long trialCalls;
 
         @Setup(Level.Iteration)
         public void markIteration() {
@@ -84,18 +85,6 @@ public class ProfiledCallBenchmark {
 
         public long samplesLost() {
             return appender.getNumDiscardedMessages() - discardedAtIterationStart;
-        }
-
-        @TearDown(Level.Iteration)
-        public void sumIteration() {
-            trialCalls += calls;
-        }
-
-        @TearDown(Level.Trial)
-        public void printTrial() {
-            int lost = appender.getNumDiscardedMessages();
-            System.out.printf("%nperf4j AsyncCoalescingStatisticsAppender (queue %d): %,d samples lost of %,d calls (%.1f%%), warm-up included%n",
-                    appender.getQueueSize(), lost, trialCalls, trialCalls == 0 ? 0.0 : 100.0 * lost / trialCalls);
         }
     }
 }
