@@ -271,6 +271,7 @@ final class PerfRun {
                         batch-size: %d
                         send-events: %s
                   events: {connection: local, topic: ferry.events}
+                  management: {port: 0}
                 """.formatted(perfCase.name(), localUrl, remoteUrl, perfCase.inQueue(), perfCase.outQueue(), perfCase.workflow(), WORKFLOW_ID,
                 perfCase.poolSize(), perfCase.batchSize() > 0 ? perfCase.batchSize() : settings.batchSize(), perfCase.sendEvents());
     }

@@ -101,6 +101,7 @@ final class FaultHarness implements AutoCloseable {
                       consume: {connection: local, queue: %s}
                       produce: {connection: remote, queue: %s}
                       workflow: {type: pooling, pool-size: 4, send-events: %s}
+                  management: {port: 0}
                 %s""".formatted(localUrl(), remoteUrl(), eventsConnection, IN, OUT, events != null, eventsDestination));
         adapter = start("adapter", FerryProcesses.ADAPTER_READY, "run", "--config", config.toString());
         return adapter;
