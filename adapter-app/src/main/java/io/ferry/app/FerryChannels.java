@@ -17,6 +17,7 @@ import io.ferry.core.Service;
 import io.ferry.core.event.LifecycleEventPublisher;
 import io.ferry.core.event.LifecycleEventSink;
 import io.ferry.core.jms.ConnectionSettings;
+import io.ferry.core.jms.JmsDestination;
 import io.ferry.core.jms.JmsEndpoints;
 import io.ferry.profiling.PerfTableFormatter;
 import io.ferry.profiling.StatisticsSnapshot;
@@ -85,7 +86,7 @@ final class FerryChannels implements SmartLifecycle {
             running.add(channel);
             FerryProperties.Channel config = channel.config();
             LOG.info("channel {} started: {} {} -> {} {}", config.id(), config.consume().connection(),
-                    config.consume().queue(), config.produce().connection(), config.produce().queue());
+                    config.consume().describe(), config.produce().connection(), config.produce().describe());
         }
         if (warmupMessages > 0 && statisticsFile != null) {
             List<String> tags = running.stream()
@@ -110,8 +111,8 @@ final class FerryChannels implements SmartLifecycle {
             }
         }
         JmsEndpoints endpoints = new JmsEndpoints(
-                connection(channel.consume().connection()), channel.consume().queue(),
-                connection(channel.produce().connection()), channel.produce().queue(), channel.errorQueue());
+                connection(channel.consume().connection()), source(channel),
+                connection(channel.produce().connection()), target(channel.produce()), channel.errorQueue());
         String workflowId = config.id() != null ? config.id() : channel.id();
         WorkflowSettings settings = WorkflowSettings.of(channel.id(), workflowId)
                 .withSendEvents(config.sendEvents()).withMaxAttempts(config.maxAttempts())
@@ -124,6 +125,21 @@ final class FerryChannels implements SmartLifecycle {
             case POOLING -> new PoolingWorkflow(settings, config.poolSize(), services, endpoints, sink);
         };
         return new RunningChannel(channel, endpoints, workflow);
+    }
+
+    /** A consumed topic is read through a shared subscription: the configured durable one, else a non-durable one named after the channel. */
+    private static JmsDestination source(FerryProperties.Channel channel) {
+        FerryProperties.Endpoint consume = channel.consume();
+        if (!consume.isTopic()) {
+            return JmsDestination.queue(consume.queue());
+        }
+        return consume.subscription() != null
+                ? JmsDestination.durableTopic(consume.topic(), consume.subscription())
+                : JmsDestination.topic(consume.topic(), "ferry." + channel.id());
+    }
+
+    private static JmsDestination target(FerryProperties.Endpoint produce) {
+        return produce.isTopic() ? JmsDestination.topic(produce.topic(), null) : JmsDestination.queue(produce.queue());
     }
 
     private Backoff reconnect() {

@@ -89,7 +89,9 @@ public final class FerryConfigLoader {
         if (cause instanceof BindValidationException validation) {
             List<ObjectError> errors = validation.getValidationErrors().getAllErrors();
             ObjectError first = errors.get(0);
-            String key = first instanceof FieldError field ? field.getField() : first.getObjectName();
+            // The object's name is the bound key ("ferry.channels[0].workflow"); the field is a Java name.
+            String key = first instanceof FieldError field
+                    ? first.getObjectName() + "." + kebabCase(field.getField()) : first.getObjectName();
             String more = errors.size() > 1 ? " (and " + (errors.size() - 1) + " more problems)" : "";
             return key + ": " + first.getDefaultMessage() + more;
         }
@@ -112,6 +114,8 @@ public final class FerryConfigLoader {
             }
             checkConnection(file, properties, key + ".consume.connection", channel.consume().connection());
             checkConnection(file, properties, key + ".produce.connection", channel.produce().connection());
+            checkDestination(file, key + ".consume", channel.consume(), true);
+            checkDestination(file, key + ".produce", channel.produce(), false);
             Set<String> serviceIds = new HashSet<>();
             List<FerryProperties.ServiceDefinition> definitions = channel.workflow().services();
             for (int s = 0; s < definitions.size(); s++) {
@@ -129,11 +133,30 @@ public final class FerryConfigLoader {
         checkConnection(file, properties, PREFIX + ".events.connection", properties.events().connection());
     }
 
+    private static void checkDestination(Path file, String key, FerryProperties.Endpoint endpoint, boolean consumed) {
+        boolean queue = endpoint.queue() != null && !endpoint.queue().isBlank();
+        boolean topic = endpoint.topic() != null && !endpoint.topic().isBlank();
+        if (queue == topic) {
+            throw new ConfigException(file + ": " + key + ": " + (queue ? "set either queue or topic, not both" : "needs a queue or a topic"));
+        }
+        if (endpoint.subscription() != null && !(topic && consumed)) {
+            throw new ConfigException(file + ": " + key + ".subscription: only a consumed topic has a subscription");
+        }
+        if (endpoint.subscription() != null && endpoint.subscription().isBlank()) {
+            throw new ConfigException(file + ": " + key + ".subscription: must not be blank (leave it out for a non-durable subscription)");
+        }
+    }
+
     private static void checkConnection(Path file, FerryProperties properties, String key, String name) {
         if (!properties.connections().containsKey(name)) {
             throw new ConfigException(file + ": " + key + ": unknown connection '" + name
                     + "' (known: " + String.join(", ", properties.connections().keySet()) + ")");
         }
+    }
+
+    /** poolSize -> pool-size, as the key is written in the file. */
+    private static String kebabCase(String javaName) {
+        return javaName.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
     }
 
     private static String yamlProblem(Throwable cause) {

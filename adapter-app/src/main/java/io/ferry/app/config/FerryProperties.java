@@ -23,7 +23,8 @@ public record FerryProperties(
         @NotEmpty List<@Valid Channel> channels,
         @Valid @DefaultValue Events events,
         @Valid @DefaultValue Reconnect reconnect,
-        @Valid @DefaultValue Profiling profiling) {
+        @Valid @DefaultValue Profiling profiling,
+        @Valid @DefaultValue Management management) {
 
     /**
      * How workers reach a broker that is down: waits of {@code initialInterval}, each next one
@@ -57,7 +58,32 @@ public record FerryProperties(
             @Valid @DefaultValue Workflow workflow) {
     }
 
-    public record Endpoint(@NotBlank String connection, @NotBlank String queue) {
+    /**
+     * Where a channel consumes from or produces to: a queue, or a topic (exactly one of the two).
+     * Consuming from a topic uses a shared subscription, so that pooled workers and competing
+     * adapters split its messages rather than each getting a copy: durable and named
+     * {@code subscription} when that is set (messages published while the adapter is stopped wait
+     * for it), otherwise non-durable and named after the channel.
+     */
+    public record Endpoint(@NotBlank String connection, String queue, String topic, String subscription) {
+
+        /** The queue's or the topic's name. */
+        public String destination() {
+            return isTopic() ? topic : queue;
+        }
+
+        /** Whether this is a topic (the loader has checked that exactly one of queue and topic is set). */
+        public boolean isTopic() {
+            return (queue == null || queue.isBlank()) && topic != null && !topic.isBlank();
+        }
+
+        /** For logs: {@code queue in}, {@code topic orders (durable subscription ferry-orders)}. */
+        public String describe() {
+            if (!isTopic()) {
+                return "queue " + queue;
+            }
+            return "topic " + topic + (subscription == null ? "" : " (durable subscription " + subscription + ")");
+        }
     }
 
     /**
@@ -105,5 +131,16 @@ public record FerryProperties(
      * @param logSlices  whether to log the perf4j table at the end of every slice
      */
     public record Profiling(@DefaultValue("30s") Duration timeSlice, @DefaultValue("false") boolean logSlices) {
+    }
+
+    /**
+     * Actuator over HTTP: {@code port} 0 picks a free one, -1 serves no HTTP; any {@code address}
+     * other than loopback needs {@code user} and {@code password}, from the environment.
+     */
+    public record Management(
+            @DefaultValue("8091") @Min(-1) @Max(65535) int port,
+            @NotBlank @DefaultValue("127.0.0.1") String address,
+            String user,
+            String password) {
     }
 }
