@@ -135,7 +135,7 @@ final class FerryChannels implements SmartLifecycle {
         }
         return consume.subscription() != null
                 ? JmsDestination.durableTopic(consume.topic(), consume.subscription())
-                : JmsDestination.topic(consume.topic(), "ferry." + channel.id());
+                : JmsDestination.topic(consume.topic(), "ferry-" + channel.id());
     }
 
     private static JmsDestination target(FerryProperties.Endpoint produce) {

@@ -63,7 +63,7 @@ public record FerryProperties(
      * Consuming from a topic uses a shared subscription, so that pooled workers and competing
      * adapters split its messages rather than each getting a copy: durable and named
      * {@code subscription} when that is set (messages published while the adapter is stopped wait
-     * for it), otherwise non-durable and named after the channel.
+     * for it), otherwise non-durable and named {@code ferry-<channel id>}.
      */
     public record Endpoint(@NotBlank String connection, String queue, String topic, String subscription) {
 
