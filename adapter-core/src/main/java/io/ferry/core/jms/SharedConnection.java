@@ -79,8 +79,9 @@ public final class SharedConnection implements AutoCloseable {
         } catch (JMSException e) {
             if (!reconnecting) {
                 reconnecting = true;
+                String tls = TlsDiagnosis.explain(factory, e);
                 LOG.warn("{} broker unreachable, {} with back-off: {}", settings.name(),
-                        everConnected ? "reconnecting" : "connecting", e.getMessage());
+                        everConnected ? "reconnecting" : "connecting", tls != null ? tls : e.getMessage());
             }
             throw e;
         }
