@@ -87,7 +87,7 @@ class FerryConfigLoaderTest {
             missing connection      | 'consume: {connection: local, queue: in}'   | 'consume: {queue: in}'                       | ferry.channels[0].consume.connection: must not be blank
             negative pool size      | '- id: a-to-b'                              | '- id: a-to-b\n      workflow: {type: pooling, pool-size: -1}' | ferry.channels[0].workflow.pool-size: must be greater than or equal to 1
             bad management port     | 'channels:'                                 | 'management: {port: 70000}\n  channels:'   | ferry.management.port: must be less than or equal to 65535
-            unknown workflow type   | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {type: teleport}' | ferry.channels[0].workflow.type: No enum constant
+            unknown workflow type   | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {type: teleport}' | ferry.channels[0].workflow.type: unknown value 'teleport' (known: standard, pooling)
             unknown key             | '- id: a-to-b'                              | '- id: a-to-b\\n      colour: blue'          | ferry.channels[0].colour: unknown key
             bad duration            | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {drain-timeout: soon}' | ferry.channels[0].workflow.drain-timeout:
             pool size zero          | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {type: pooling, pool-size: 0}' | ferry.channels[0].workflow.pool-size: must be greater than or equal to 1

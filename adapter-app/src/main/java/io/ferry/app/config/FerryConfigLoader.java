@@ -100,6 +100,12 @@ public final class FerryConfigLoader {
             return key + ": unknown key";
         }
         String key = e.getProperty() != null ? e.getProperty().getName().toString() : e.getName().toString();
+        Class<?> type = e.getTarget().getType().resolve();
+        if (type != null && type.isEnum() && e.getProperty() != null) {
+            List<String> known = java.util.Arrays.stream(type.getEnumConstants())
+                    .map(constant -> ((Enum<?>) constant).name().toLowerCase(java.util.Locale.ROOT)).toList();
+            return key + ": unknown value '" + e.getProperty().getValue() + "' (known: " + String.join(", ", known) + ")";
+        }
         return key + ": " + oneLine(rootCause(e).getMessage());
     }
 
