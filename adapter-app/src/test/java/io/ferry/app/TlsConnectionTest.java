@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -95,7 +96,7 @@ class TlsConnectionTest {
     private List<String> warnings() {
         List<String> lines = new ArrayList<>();
         for (ILoggingEvent event : List.copyOf(log.list)) {
-            if (event.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN)) {
+            if (event.getLevel().isGreaterOrEqual(Level.WARN)) {
                 lines.add(event.getFormattedMessage());
             }
         }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import jakarta.jms.Connection;
+import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
@@ -66,7 +67,7 @@ class TopicChannelTest {
              Connection subscriber = new ActiveMQConnectionFactory(remote.url()).createConnection()) {
             subscriber.start();
             Session session = subscriber.createSession(Session.AUTO_ACKNOWLEDGE);
-            var bridged = session.createConsumer(session.createTopic("bridged-news"));
+            MessageConsumer bridged = session.createConsumer(session.createTopic("bridged-news"));
             String yaml = """
                     ferry:
                       connections:

@@ -3,8 +3,10 @@ package io.ferry.app.config;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 import jakarta.validation.Validation;
@@ -102,8 +104,8 @@ public final class FerryConfigLoader {
         String key = e.getProperty() != null ? e.getProperty().getName().toString() : e.getName().toString();
         Class<?> type = e.getTarget().getType().resolve();
         if (type != null && type.isEnum() && e.getProperty() != null) {
-            List<String> known = java.util.Arrays.stream(type.getEnumConstants())
-                    .map(constant -> ((Enum<?>) constant).name().toLowerCase(java.util.Locale.ROOT)).toList();
+            List<String> known = Arrays.stream(type.getEnumConstants())
+                    .map(constant -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT)).toList();
             return key + ": unknown value '" + e.getProperty().getValue() + "' (known: " + String.join(", ", known) + ")";
         }
         return key + ": " + oneLine(rootCause(e).getMessage());
@@ -162,7 +164,7 @@ public final class FerryConfigLoader {
 
     /** poolSize -> pool-size, as the key is written in the file. */
     private static String kebabCase(String javaName) {
-        return javaName.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
+        return javaName.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
     }
 
     private static String yamlProblem(Throwable cause) {
