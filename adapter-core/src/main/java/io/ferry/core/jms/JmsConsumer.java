@@ -53,6 +53,7 @@ public final class JmsConsumer implements Consumer {
             this.consumer = source.createConsumer(session);
         } catch (JMSException e) {
             closeQuietly();
+            connection.reportFailure(generation, e);
             throw e;
         }
     }

@@ -41,7 +41,6 @@ public final class JmsEndpoints implements MessageEndpoints {
         try {
             return new JmsConsumer(source, sourceDestination, errorQueue, translator);
         } catch (JMSException e) {
-            source.reportOpenFailure(e);
             throw new ConsumeException("cannot consume from " + sourceDestination + " on " + source.settings() + ": " + e.getMessage(), e);
         }
     }
@@ -51,7 +50,6 @@ public final class JmsEndpoints implements MessageEndpoints {
         try {
             return new PtpProducer(target, targetDestination, translator);
         } catch (JMSException e) {
-            target.reportOpenFailure(e);
             throw new ProduceException("cannot produce to " + targetDestination + " on " + target.settings() + ": " + e.getMessage(), e);
         }
     }

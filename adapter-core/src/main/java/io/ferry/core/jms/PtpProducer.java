@@ -45,6 +45,7 @@ public final class PtpProducer implements Producer {
             producer.setDisableMessageTimestamp(false);
         } catch (JMSException e) {
             close();
+            connection.reportFailure(generation, e);
             throw e;
         }
     }

@@ -42,7 +42,12 @@ public final class SharedConnection implements AutoCloseable {
         return settings;
     }
 
-    /** A new session on the connection (transacted for {@link Session#SESSION_TRANSACTED}), connecting (again) first when needed. */
+    /**
+     * A new session on the connection (transacted for {@link Session#SESSION_TRANSACTED}), connecting (again) first when needed.
+     * A failure here is accounted for here; callers report later failures of the session with its
+     * generation ({@link #reportFailure}), never a connection-wide failure: by the time they would,
+     * another worker may have connected afresh, and a stale failure must not mark that new connection failed.
+     */
     public synchronized OpenedSession createSession(int acknowledgeMode) throws JMSException {
         if (connection == null || failed) {
             connect();
@@ -64,11 +69,6 @@ public final class SharedConnection implements AutoCloseable {
         if (sessionGeneration == generation) {
             markFailed(connection, cause);
         }
-    }
-
-    /** Called when opening a session failed: the connection is in doubt. */
-    public synchronized void reportOpenFailure(JMSException cause) {
-        markFailed(connection, cause);
     }
 
     private void connect() throws JMSException {
