@@ -115,7 +115,7 @@ public final class FerryChannel {
         workflow.start();
         running = true;
         LOG.info("channel {} started: {} {} -> {} {}", config.id(), config.consume().connection(),
-                config.consume().queue(), config.produce().connection(), config.produce().queue());
+                config.consume().describe(), config.produce().connection(), config.produce().describe());
     }
 
     /** Drains in-flight messages (within the workflow's drain timeout), then closes the connections. */

@@ -22,6 +22,7 @@ import io.ferry.core.Service;
 import io.ferry.core.event.LifecycleEventPublisher;
 import io.ferry.core.event.LifecycleEventSink;
 import io.ferry.core.jms.ConnectionSettings;
+import io.ferry.core.jms.JmsDestination;
 import io.ferry.core.jms.JmsEndpoints;
 import io.ferry.profiling.PerfTableFormatter;
 import io.ferry.profiling.StatisticsSnapshot;
@@ -137,8 +138,8 @@ public final class FerryChannels implements SmartLifecycle {
 
     private FerryChannel build(FerryProperties.Channel channel, int index, ServiceFactories factories) {
         JmsEndpoints endpoints = new JmsEndpoints(
-                connection(channel.consume().connection()), channel.consume().queue(),
-                connection(channel.produce().connection()), channel.produce().queue(), channel.errorQueue());
+                connection(channel.consume().connection()), source(channel),
+                connection(channel.produce().connection()), target(channel.produce()), channel.errorQueue());
         Backoff reconnect = reconnect();
         return new FerryChannel(channel, endpoints, () -> workflow(channel, index, factories, endpoints, reconnect));
     }
@@ -166,6 +167,21 @@ public final class FerryChannels implements SmartLifecycle {
             case STANDARD -> new StandardWorkflow(settings, services, endpoints, sink);
             case POOLING -> new PoolingWorkflow(settings, config.poolSize(), services, endpoints, sink);
         };
+    }
+
+    /** A consumed topic is read through a shared subscription: the configured durable one, else a non-durable one named after the channel. */
+    private static JmsDestination source(FerryProperties.Channel channel) {
+        FerryProperties.Endpoint consume = channel.consume();
+        if (!consume.isTopic()) {
+            return JmsDestination.queue(consume.queue());
+        }
+        return consume.subscription() != null
+                ? JmsDestination.durableTopic(consume.topic(), consume.subscription())
+                : JmsDestination.topic(consume.topic(), "ferry-" + channel.id());
+    }
+
+    private static JmsDestination target(FerryProperties.Endpoint produce) {
+        return produce.isTopic() ? JmsDestination.topic(produce.topic(), null) : JmsDestination.queue(produce.queue());
     }
 
     private Backoff reconnect() {

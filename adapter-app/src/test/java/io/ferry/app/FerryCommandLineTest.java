@@ -50,6 +50,23 @@ class FerryCommandLineTest {
     }
 
     @Test
+    void aQueueAndATopicTogetherIsOneLineAndExitCodeTwo() throws Exception {
+        Path file = dir.resolve("both.yml");
+        Files.writeString(file, """
+                ferry:
+                  connections: {local: {url: "tcp://127.0.0.1:1"}}
+                  channels:
+                    - id: c
+                      consume: {connection: local, queue: in, topic: orders, subscription: ferry-orders}
+                      produce: {connection: local, queue: out}
+                """);
+        Result result = run("run", "-c", file.toString());
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo("ferry run: " + file + ": ferry.channels[0].consume: set either queue or topic, not both"
+                + System.lineSeparator());
+    }
+
+    @Test
     void aBadServiceSettingIsOneLineNamingTheServiceAndExitCodeTwo() throws Exception {
         Path file = dir.resolve("service.yml");
         Files.writeString(file, """

@@ -82,17 +82,22 @@ class FerryConfigLoaderTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             unknown connection name | 'produce: {connection: remote, queue: out}' | 'produce: {connection: nowhere, queue: out}' | ferry.channels[0].produce.connection: unknown connection 'nowhere' (known: local, remote)
-            bad URL                 | 'url: "tcp://127.0.0.1:61616"'              | 'url: "http://x"'                           | url: must be an Artemis URL such as tcp://127.0.0.1:61616
-            missing queue           | 'consume: {connection: local, queue: in}'   | 'consume: {connection: local}'               | queue: must not be blank
-            unknown workflow type   | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {type: teleport}' | ferry.channels[0].workflow.type: No enum constant
+            bad URL                 | 'url: "tcp://127.0.0.1:61616"'              | 'url: "http://x"'                           | ferry.connections.local.url: must be an Artemis URL such as tcp://127.0.0.1:61616
+            missing queue and topic | 'consume: {connection: local, queue: in}'   | 'consume: {connection: local}'               | ferry.channels[0].consume: needs a queue or a topic
+            queue and topic         | 'consume: {connection: local, queue: in}'   | 'consume: {connection: local, queue: in, topic: orders}' | ferry.channels[0].consume: set either queue or topic, not both
+            produced subscription   | 'produce: {connection: remote, queue: out}' | 'produce: {connection: remote, topic: out, subscription: s}' | ferry.channels[0].produce.subscription: only a consumed topic has a subscription
+            missing connection      | 'consume: {connection: local, queue: in}'   | 'consume: {queue: in}'                       | ferry.channels[0].consume.connection: must not be blank
+            negative pool size      | '- id: a-to-b'                              | '- id: a-to-b\n      workflow: {type: pooling, pool-size: -1}' | ferry.channels[0].workflow.pool-size: must be greater than or equal to 1
+            bad management port     | 'channels:'                                 | 'management: {port: 70000}\n  channels:'   | ferry.management.port: must be less than or equal to 65535
+            unknown workflow type   | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {type: teleport}' | ferry.channels[0].workflow.type: unknown value 'teleport' (known: standard, pooling)
             unknown key             | '- id: a-to-b'                              | '- id: a-to-b\\n      colour: blue'          | ferry.channels[0].colour: unknown key
             bad duration            | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {drain-timeout: soon}' | ferry.channels[0].workflow.drain-timeout:
-            pool size zero          | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {type: pooling, pool-size: 0}' | poolSize: must be greater than or equal to 1
+            pool size zero          | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {type: pooling, pool-size: 0}' | ferry.channels[0].workflow.pool-size: must be greater than or equal to 1
             unknown service type    | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {services: [{id: s, type: teleport}]}' | ferry.channels[0].workflow.services[0].type: unknown service type 'teleport'
             duplicate service ids   | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {services: [{id: s, type: delay}, {id: s, type: delay}]}' | ferry.channels[0].workflow.services[1].id: duplicate service id 's'
             unknown events connection | 'channels:'                               | 'events: {connection: nowhere}\\n  channels:' | ferry.events.connection: unknown connection 'nowhere'
-            max attempts zero       | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {max-attempts: 0}' | maxAttempts: must be greater than or equal to 1
-            negative batch size     | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-size: -5}' | batchSize: must be greater than or equal to 1
+            max attempts zero       | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {max-attempts: 0}' | ferry.channels[0].workflow.max-attempts: must be greater than or equal to 1
+            negative batch size     | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-size: -5}' | ferry.channels[0].workflow.batch-size: must be greater than or equal to 1
             management port too big | 'channels:'                               | 'management: {port: 70000}\\n  channels:' | port: must be less than or equal to 65535
             management open beyond loopback | 'channels:'                       | 'management: {address: 0.0.0.0}\\n  channels:' | ferry.management.user: required when ferry.management.address (0.0.0.0) is not a loopback address
             management user without password | 'channels:'                      | 'management: {user: operator}\\n  channels:' | ferry.management.password: missing

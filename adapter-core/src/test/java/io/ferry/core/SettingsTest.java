@@ -19,6 +19,14 @@ class SettingsTest {
     }
 
     @Test
+    void passwordOptionsOfTheUrlAreMaskedToo() {
+        ConnectionSettings tls = ConnectionSettings.anonymous("local",
+                "tcp://h:1?sslEnabled=true;trustStorePath=/t.p12;trustStorePassword=s3cret;keyStorePassword=k3y&x=1");
+        assertThat(tls.toString()).isEqualTo(
+                "local (tcp://h:1?sslEnabled=true;trustStorePath=/t.p12;trustStorePassword=****;keyStorePassword=****&x=1)");
+    }
+
+    @Test
     void backoffGrowsToItsMaximum() {
         Backoff backoff = new Backoff(Duration.ofMillis(100), 2.0, Duration.ofSeconds(1));
         assertThat(backoff.delay(1)).isEqualTo(Duration.ofMillis(100));

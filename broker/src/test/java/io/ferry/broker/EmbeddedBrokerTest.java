@@ -60,4 +60,21 @@ class EmbeddedBrokerTest {
                 .isInstanceOf(BrokerStartException.class)
                 .hasMessageContaining("broker configuration not found").hasMessageContaining("nope.xml");
     }
+
+    @Test
+    void theAcceptorHostDefaultsToLoopbackAndFollowsFerryBrokerHost() {
+        int port = EmbeddedBroker.freePort();
+        try (EmbeddedBroker broker = EmbeddedBroker.start(new BrokerSettings("local", ProjectDirectory.config("local-broker.xml"),
+                null, port, data.resolve("loopback")))) {
+            assertThat(broker.url()).isEqualTo("tcp://127.0.0.1:" + port);
+        }
+        // docker-compose.yml sets it in the environment; Artemis reads a system property of the name first.
+        System.setProperty("FERRY_BROKER_HOST", "0.0.0.0");
+        try (EmbeddedBroker broker = EmbeddedBroker.start(new BrokerSettings("local", ProjectDirectory.config("local-broker.xml"),
+                null, port, data.resolve("any")))) {
+            assertThat(broker.url()).isEqualTo("tcp://0.0.0.0:" + port);
+        } finally {
+            System.clearProperty("FERRY_BROKER_HOST");
+        }
+    }
 }

@@ -31,6 +31,7 @@ public final class TimingRegistry {
     private Instant cumulativeStart;
     private Instant sliceStart;
     private StatisticsSnapshot lastSlice;
+    private long resets;
 
     public TimingRegistry(Clock clock) {
         this.clock = clock;
@@ -101,7 +102,13 @@ public final class TimingRegistry {
     }
 
     /** Forgets every figure (tags stay known) and starts counting afresh, cumulatively and per slice. */
+    /** How often {@link #reset()} ran: lets a reader that keeps a snapshot for a moment see that it is stale. */
+    public synchronized long resets() {
+        return resets;
+    }
+
     public synchronized void reset() {
+        resets++;
         drainAll();
         timers.values().forEach(Timer::resetAll);
         counters.values().forEach(counter -> counter.reset(counter.read()));

@@ -5,8 +5,10 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 import jakarta.validation.Validation;
@@ -91,7 +93,9 @@ public final class FerryConfigLoader {
         if (cause instanceof BindValidationException validation) {
             List<ObjectError> errors = validation.getValidationErrors().getAllErrors();
             ObjectError first = errors.get(0);
-            String key = first instanceof FieldError field ? field.getField() : first.getObjectName();
+            // The object's name is the bound key ("ferry.channels[0].workflow"); the field is a Java name.
+            String key = first instanceof FieldError field
+                    ? first.getObjectName() + "." + kebabCase(field.getField()) : first.getObjectName();
             String more = errors.size() > 1 ? " (and " + (errors.size() - 1) + " more problems)" : "";
             return key + ": " + first.getDefaultMessage() + more;
         }
@@ -100,6 +104,12 @@ public final class FerryConfigLoader {
             return key + ": unknown key";
         }
         String key = e.getProperty() != null ? e.getProperty().getName().toString() : e.getName().toString();
+        Class<?> type = e.getTarget().getType().resolve();
+        if (type != null && type.isEnum() && e.getProperty() != null) {
+            List<String> known = Arrays.stream(type.getEnumConstants())
+                    .map(constant -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT)).toList();
+            return key + ": unknown value '" + e.getProperty().getValue() + "' (known: " + String.join(", ", known) + ")";
+        }
         return key + ": " + oneLine(rootCause(e).getMessage());
     }
 
@@ -114,6 +124,8 @@ public final class FerryConfigLoader {
             }
             checkConnection(file, properties, key + ".consume.connection", channel.consume().connection());
             checkConnection(file, properties, key + ".produce.connection", channel.produce().connection());
+            checkDestination(file, key + ".consume", channel.consume(), true);
+            checkDestination(file, key + ".produce", channel.produce(), false);
             Set<String> serviceIds = new HashSet<>();
             List<FerryProperties.ServiceDefinition> definitions = channel.workflow().services();
             for (int s = 0; s < definitions.size(); s++) {
@@ -156,11 +168,30 @@ public final class FerryConfigLoader {
         }
     }
 
+    private static void checkDestination(Path file, String key, FerryProperties.Endpoint endpoint, boolean consumed) {
+        boolean queue = endpoint.queue() != null && !endpoint.queue().isBlank();
+        boolean topic = endpoint.topic() != null && !endpoint.topic().isBlank();
+        if (queue == topic) {
+            throw new ConfigException(file + ": " + key + ": " + (queue ? "set either queue or topic, not both" : "needs a queue or a topic"));
+        }
+        if (endpoint.subscription() != null && !(topic && consumed)) {
+            throw new ConfigException(file + ": " + key + ".subscription: only a consumed topic has a subscription");
+        }
+        if (endpoint.subscription() != null && endpoint.subscription().isBlank()) {
+            throw new ConfigException(file + ": " + key + ".subscription: must not be blank (leave it out for a non-durable subscription)");
+        }
+    }
+
     private static void checkConnection(Path file, FerryProperties properties, String key, String name) {
         if (!properties.connections().containsKey(name)) {
             throw new ConfigException(file + ": " + key + ": unknown connection '" + name
                     + "' (known: " + String.join(", ", properties.connections().keySet()) + ")");
         }
+    }
+
+    /** poolSize -> pool-size, as the key is written in the file. */
+    private static String kebabCase(String javaName) {
+        return javaName.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
     }
 
     private static String yamlProblem(Throwable cause) {

@@ -58,7 +58,32 @@ public record FerryProperties(
             @Valid @DefaultValue Workflow workflow) {
     }
 
-    public record Endpoint(@NotBlank String connection, @NotBlank String queue) {
+    /**
+     * Where a channel consumes from or produces to: a queue, or a topic (exactly one of the two).
+     * Consuming from a topic uses a shared subscription, so that pooled workers and competing
+     * adapters split its messages rather than each getting a copy: durable and named
+     * {@code subscription} when that is set (messages published while the adapter is stopped wait
+     * for it), otherwise non-durable and named {@code ferry-<channel id>}.
+     */
+    public record Endpoint(@NotBlank String connection, String queue, String topic, String subscription) {
+
+        /** The queue's or the topic's name. */
+        public String destination() {
+            return isTopic() ? topic : queue;
+        }
+
+        /** Whether this is a topic (the loader has checked that exactly one of queue and topic is set). */
+        public boolean isTopic() {
+            return (queue == null || queue.isBlank()) && topic != null && !topic.isBlank();
+        }
+
+        /** For logs: {@code queue in}, {@code topic orders (durable subscription ferry-orders)}. */
+        public String describe() {
+            if (!isTopic()) {
+                return "queue " + queue;
+            }
+            return "topic " + topic + (subscription == null ? "" : " (durable subscription " + subscription + ")");
+        }
     }
 
     /**

@@ -34,6 +34,7 @@ final class FerryMeters implements MeterBinder, AutoCloseable {
     private AutoCloseable tagSubscription;
     private StatisticsSnapshot snapshot;
     private long snapshotTakenNanos;
+    private long snapshotResets;
 
     FerryMeters(FerryChannels channels) {
         this.channels = channels;
@@ -81,9 +82,12 @@ final class FerryMeters implements MeterBinder, AutoCloseable {
 
     private synchronized StatisticsSnapshot current() {
         long now = System.nanoTime();
-        if (snapshot == null || now - snapshotTakenNanos > SNAPSHOT_MAX_AGE_NANOS) {
+        long resets = timing.resets();
+        // A reset (DELETE /actuator/profiling) shows at the next scrape, however soon it comes.
+        if (snapshot == null || now - snapshotTakenNanos > SNAPSHOT_MAX_AGE_NANOS || resets != snapshotResets) {
             snapshot = timing.cumulative();
             snapshotTakenNanos = now;
+            snapshotResets = resets;
         }
         return snapshot;
     }

@@ -1,10 +1,11 @@
 package io.ferry.core.jms;
 
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
- * How to reach a broker. The password is never printed: {@link #toString()} masks it, so settings
- * can be logged safely.
+ * How to reach a broker. No password is ever printed: {@link #toString()} masks the password and
+ * the password options of the URL (a TLS truststore's, for example), so settings can be logged safely.
  *
  * @param name     the connection's name in configuration and logs ("local", "remote", ...)
  * @param url      an Artemis core URL, e.g. {@code tcp://127.0.0.1:61616}
@@ -12,6 +13,8 @@ import java.util.Objects;
  * @param password password, or null for none
  */
 public record ConnectionSettings(String name, String url, String user, String password) {
+
+    private static final Pattern PASSWORD_OPTION = Pattern.compile("(?i)(password=)[^;&]*");
 
     public ConnectionSettings {
         Objects.requireNonNull(name, "name");
@@ -28,8 +31,13 @@ public record ConnectionSettings(String name, String url, String user, String pa
         return value == null || value.isBlank() ? null : value;
     }
 
+    /** The URL with the values of its password options (trustStorePassword=..., keyStorePassword=...) masked. */
+    public String maskedUrl() {
+        return PASSWORD_OPTION.matcher(url).replaceAll("$1****");
+    }
+
     @Override
     public String toString() {
-        return name + " (" + url + (user == null ? "" : ", user " + user) + (password == null ? "" : ", password ****") + ")";
+        return name + " (" + maskedUrl() + (user == null ? "" : ", user " + user) + (password == null ? "" : ", password ****") + ")";
     }
 }

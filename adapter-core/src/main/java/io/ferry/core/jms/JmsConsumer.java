@@ -18,8 +18,8 @@ import io.ferry.core.Rejection;
 import io.ferry.core.UntranslatableMessageException;
 
 /**
- * Consumes from a queue with a transacted session of its own: acknowledging commits, recovering
- * rolls back. The session belongs to one worker, so a commit covers only what that worker received.
+ * Consumes from a queue, or through a topic's shared subscription ({@link JmsDestination}), with a
+ * transacted session of its own: acknowledging commits, recovering rolls back. The session belongs to one worker, so a commit covers only what that worker received.
  * A rejected message goes to the error queue in the same transaction as its acknowledgement, so it
  * is never in both places, nor in neither.
  *
@@ -31,7 +31,7 @@ public final class JmsConsumer implements Consumer {
     private static final String DELIVERY_COUNT = "JMSXDeliveryCount";
 
     private final SharedConnection connection;
-    private final String queue;
+    private final JmsDestination source;
     private final String errorQueue;
     private final Session session;
     private final long generation;
@@ -40,19 +40,20 @@ public final class JmsConsumer implements Consumer {
     private Message lastReceived;
     private MessageProducer errorProducer;
 
-    JmsConsumer(SharedConnection connection, String queue, String errorQueue, JmsMessageTranslator translator)
+    JmsConsumer(SharedConnection connection, JmsDestination source, String errorQueue, JmsMessageTranslator translator)
             throws JMSException {
         this.connection = connection;
-        this.queue = queue;
+        this.source = source;
         this.errorQueue = errorQueue;
         this.translator = translator;
         SharedConnection.OpenedSession opened = connection.createSession(Session.SESSION_TRANSACTED);
         this.session = opened.session();
         this.generation = opened.generation();
         try {
-            this.consumer = session.createConsumer(session.createQueue(queue));
+            this.consumer = source.createConsumer(session);
         } catch (JMSException e) {
             closeQuietly();
+            connection.reportFailure(generation, e);
             throw e;
         }
     }
@@ -150,7 +151,7 @@ public final class JmsConsumer implements Consumer {
         message.setStringProperty(ErrorProperties.STAGE, rejection.stage());
         message.setStringProperty(ErrorProperties.EXCEPTION_CLASS, rejection.exceptionClass());
         message.setStringProperty(ErrorProperties.MESSAGE, rejection.reason());
-        message.setStringProperty(ErrorProperties.ORIGINAL_DESTINATION, queue);
+        message.setStringProperty(ErrorProperties.ORIGINAL_DESTINATION, source.name());
         message.setIntProperty(ErrorProperties.ATTEMPTS, rejection.attempts());
     }
 

@@ -9,25 +9,31 @@ import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
 
 /**
- * A channel's two ends, a queue on the source broker and a queue on the target broker, and the
+ * A channel's two ends, a queue or topic on the source broker and one on the target broker, and the
  * error queue on the source broker where rejected messages go.
  */
 public final class JmsEndpoints implements MessageEndpoints {
 
     private final SharedConnection source;
-    private final String sourceQueue;
+    private final JmsDestination sourceDestination;
     private final SharedConnection target;
-    private final String targetQueue;
+    private final JmsDestination targetDestination;
     private final String errorQueue;
     private final JmsMessageTranslator translator = new JmsMessageTranslator();
 
+    /** Queue to queue. */
     public JmsEndpoints(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue,
                         String errorQueue) {
+        this(source, JmsDestination.queue(sourceQueue), target, JmsDestination.queue(targetQueue), errorQueue);
+    }
+
+    public JmsEndpoints(ConnectionSettings source, JmsDestination sourceDestination, ConnectionSettings target,
+                        JmsDestination targetDestination, String errorQueue) {
         this.source = new SharedConnection(source);
-        this.sourceQueue = sourceQueue;
+        this.sourceDestination = sourceDestination;
         this.errorQueue = errorQueue;
         this.target = new SharedConnection(target);
-        this.targetQueue = targetQueue;
+        this.targetDestination = targetDestination;
     }
 
     /** The connection to the source broker (consume side), for its state. */
@@ -43,20 +49,18 @@ public final class JmsEndpoints implements MessageEndpoints {
     @Override
     public Consumer openConsumer() throws ConsumeException {
         try {
-            return new JmsConsumer(source, sourceQueue, errorQueue, translator);
+            return new JmsConsumer(source, sourceDestination, errorQueue, translator);
         } catch (JMSException e) {
-            source.reportOpenFailure(e);
-            throw new ConsumeException("cannot consume from " + sourceQueue + " on " + source.settings() + ": " + e.getMessage(), e);
+            throw new ConsumeException("cannot consume from " + sourceDestination + " on " + source.settings() + ": " + e.getMessage(), e);
         }
     }
 
     @Override
     public Producer openProducer() throws ProduceException {
         try {
-            return new PtpProducer(target, targetQueue, translator);
+            return new PtpProducer(target, targetDestination, translator);
         } catch (JMSException e) {
-            target.reportOpenFailure(e);
-            throw new ProduceException("cannot produce to " + targetQueue + " on " + target.settings() + ": " + e.getMessage(), e);
+            throw new ProduceException("cannot produce to " + targetDestination + " on " + target.settings() + ": " + e.getMessage(), e);
         }
     }
 

@@ -14,7 +14,7 @@ import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
 
 /**
- * Produces to a queue (point-to-point) with a transacted session and producer of its own, kept open
+ * Produces to a queue (point-to-point), or a topic, with a transacted session and producer of its own, kept open
  * for the worker's life. Sends within a transaction do not wait for the broker; the commit does, so
  * that a batch costs one round trip and one journal sync, and when it returns the broker has stored
  * every message of it, which is what lets the worker acknowledge the source afterwards.
@@ -34,17 +34,18 @@ public final class PtpProducer implements Producer {
     private final MessageProducer producer;
     private final JmsMessageTranslator translator;
 
-    PtpProducer(SharedConnection connection, String queue, JmsMessageTranslator translator) throws JMSException {
+    PtpProducer(SharedConnection connection, JmsDestination target, JmsMessageTranslator translator) throws JMSException {
         this.connection = connection;
         this.translator = translator;
         SharedConnection.OpenedSession opened = connection.createSession(Session.SESSION_TRANSACTED);
         this.session = opened.session();
         this.generation = opened.generation();
         try {
-            this.producer = session.createProducer(session.createQueue(queue));
+            this.producer = session.createProducer(target.create(session));
             producer.setDisableMessageTimestamp(false);
         } catch (JMSException e) {
             close();
+            connection.reportFailure(generation, e);
             throw e;
         }
     }

@@ -83,7 +83,12 @@ public final class SharedConnection implements AutoCloseable {
         return failed || sessionGeneration != generation;
     }
 
-    /** A new session on the connection (transacted for {@link Session#SESSION_TRANSACTED}), connecting (again) first when needed. */
+    /**
+     * A new session on the connection (transacted for {@link Session#SESSION_TRANSACTED}), connecting (again) first when needed.
+     * A failure here is accounted for here; callers report later failures of the session with its
+     * generation ({@link #reportFailure}), never a connection-wide failure: by the time they would,
+     * another worker may have connected afresh, and a stale failure must not mark that new connection failed.
+     */
     public synchronized OpenedSession createSession(int acknowledgeMode) throws JMSException {
         if (connection == null || failed) {
             connect();
@@ -107,11 +112,6 @@ public final class SharedConnection implements AutoCloseable {
         }
     }
 
-    /** Called when opening a session failed: the connection is in doubt. */
-    public synchronized void reportOpenFailure(JMSException cause) {
-        markFailed(connection, cause);
-    }
-
     private void connect() throws JMSException {
         boolean recovering = failed || reconnecting;
         closeQuietly();
@@ -122,8 +122,9 @@ public final class SharedConnection implements AutoCloseable {
             state = State.RECONNECTING;
             if (!reconnecting) {
                 reconnecting = true;
+                String tls = TlsDiagnosis.explain(factory, e);
                 LOG.warn("{} broker unreachable, {} with back-off: {}", settings.name(),
-                        everConnected ? "reconnecting" : "connecting", e.getMessage());
+                        everConnected ? "reconnecting" : "connecting", tls != null ? tls : e.getMessage());
             }
             throw e;
         }

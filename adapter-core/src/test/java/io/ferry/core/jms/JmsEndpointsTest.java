@@ -156,7 +156,7 @@ class JmsEndpointsTest {
         ConnectionSettings nowhere = ConnectionSettings.anonymous("remote", "tcp://127.0.0.1:" + io.ferry.broker.EmbeddedBroker.freePort());
         try (JmsEndpoints down = new JmsEndpoints(ConnectionSettings.anonymous("local", broker.url()), "a", nowhere, "b", "errors")) {
             assertThatThrownBy(down::openProducer).isInstanceOf(ProduceException.class)
-                    .hasMessageStartingWith("cannot produce to b on remote (tcp://127.0.0.1:");
+                    .hasMessageStartingWith("cannot produce to queue b on remote (tcp://127.0.0.1:");
         }
     }
 }

@@ -1,0 +1,130 @@
+package io.ferry.core.jms;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.security.cert.CertificateException;
+import java.util.Map;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+
+import jakarta.jms.JMSException;
+
+import org.apache.activemq.artemis.api.core.TransportConfiguration;
+import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
+import org.apache.activemq.artemis.core.remoting.impl.ssl.SSLSupport;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.apache.activemq.artemis.utils.ConfigurationHelper;
+
+/**
+ * Says what went wrong when a TLS connection to a broker failed. Artemis reports a failed handshake
+ * only as "Failed to create session factory" (the certificate error goes to its own log), so for a
+ * URL with {@code sslEnabled=true} this repeats the handshake with the URL's trust and key stores
+ * and names the problem: an untrusted certificate, a host name the certificate does not cover, a
+ * truststore that cannot be read. Called once per outage, never per message.
+ */
+final class TlsDiagnosis {
+
+    private static final int TIMEOUT_MILLIS = 5_000;
+
+    private TlsDiagnosis() {
+    }
+
+    /** One line naming the TLS problem behind the failure, or null when TLS is not off or not the cause. */
+    static String explain(ActiveMQConnectionFactory factory, JMSException failure) {
+        for (Throwable cause = failure; cause != null; cause = next(cause)) {
+            if (cause instanceof SSLException ssl) {
+                return describe(ssl);
+            }
+        }
+        TransportConfiguration[] connectors = factory.getStaticConnectors();
+        if (connectors == null || connectors.length == 0) {
+            return null;
+        }
+        Map<String, Object> params = connectors[0].getParams();
+        if (!ConfigurationHelper.getBooleanProperty(TransportConstants.SSL_ENABLED_PROP_NAME, false, params)) {
+            return null;
+        }
+        SSLContext context;
+        try {
+            context = sslSupport(params).createContext();
+        } catch (Exception e) {
+            return "TLS: cannot read the trust or key store ("
+                    + ConfigurationHelper.getStringProperty(TransportConstants.TRUSTSTORE_PATH_PROP_NAME, "no trustStorePath", params)
+                    + "): " + e.getMessage();
+        }
+        String host = ConfigurationHelper.getStringProperty(TransportConstants.HOST_PROP_NAME, "localhost", params);
+        int port = ConfigurationHelper.getIntProperty(TransportConstants.PORT_PROP_NAME, 61616, params);
+        try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket()) {
+            socket.connect(new InetSocketAddress(host, port), TIMEOUT_MILLIS);
+            socket.setSoTimeout(TIMEOUT_MILLIS);
+            if (ConfigurationHelper.getBooleanProperty(TransportConstants.VERIFY_HOST_PROP_NAME, false, params)) {
+                SSLParameters parameters = socket.getSSLParameters();
+                parameters.setEndpointIdentificationAlgorithm("HTTPS");
+                socket.setSSLParameters(parameters);
+            }
+            socket.startHandshake();
+            return null;
+        } catch (SSLException e) {
+            return describe(e);
+        } catch (IOException e) {
+            // Not a TLS problem: the broker is not there, or not answering.
+            return null;
+        }
+    }
+
+    private static String describe(SSLException e) {
+        String detail = rootMessage(e);
+        if (hasCause(e, CertificateException.class) || detail.contains("PKIX") || detail.contains("certificate")) {
+            if (detail.contains("subject alternative") || detail.contains("No name matching")) {
+                return "TLS handshake failed: the broker's certificate does not name this host (" + detail + ")";
+            }
+            return "TLS handshake failed: the broker's certificate is not trusted; check trustStorePath holds it or its CA ("
+                    + detail + ")";
+        }
+        return "TLS handshake failed (a certificate or protocol mismatch with the broker's acceptor): " + detail;
+    }
+
+    private static SSLSupport sslSupport(Map<String, Object> params) {
+        return new SSLSupport()
+                .setTruststorePath(string(params, TransportConstants.TRUSTSTORE_PATH_PROP_NAME, TransportConstants.DEFAULT_TRUSTSTORE_PATH))
+                .setTruststorePassword(string(params, TransportConstants.TRUSTSTORE_PASSWORD_PROP_NAME, TransportConstants.DEFAULT_TRUSTSTORE_PASSWORD))
+                .setTruststoreType(string(params, TransportConstants.TRUSTSTORE_TYPE_PROP_NAME, TransportConstants.DEFAULT_TRUSTSTORE_TYPE))
+                .setTruststoreProvider(string(params, TransportConstants.TRUSTSTORE_PROVIDER_PROP_NAME, TransportConstants.DEFAULT_TRUSTSTORE_PROVIDER))
+                .setKeystorePath(string(params, TransportConstants.KEYSTORE_PATH_PROP_NAME, TransportConstants.DEFAULT_KEYSTORE_PATH))
+                .setKeystorePassword(string(params, TransportConstants.KEYSTORE_PASSWORD_PROP_NAME, TransportConstants.DEFAULT_KEYSTORE_PASSWORD))
+                .setKeystoreType(string(params, TransportConstants.KEYSTORE_TYPE_PROP_NAME, TransportConstants.DEFAULT_KEYSTORE_TYPE))
+                .setKeystoreProvider(string(params, TransportConstants.KEYSTORE_PROVIDER_PROP_NAME, TransportConstants.DEFAULT_KEYSTORE_PROVIDER));
+    }
+
+    private static String string(Map<String, Object> params, String name, String fallback) {
+        return ConfigurationHelper.getStringProperty(name, fallback, params);
+    }
+
+    private static Throwable next(Throwable e) {
+        if (e instanceof JMSException jms && jms.getLinkedException() != null && jms.getLinkedException() != e.getCause()) {
+            return jms.getLinkedException();
+        }
+        return e.getCause() == e ? null : e.getCause();
+    }
+
+    private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() != null ? root.getMessage() : e.getMessage();
+        return message == null ? root.getClass().getSimpleName() : message;
+    }
+}
