@@ -19,7 +19,7 @@ public final class FerryMain {
         System.exit(commandLine().execute(args));
     }
 
-    static CommandLine commandLine() {
+    public static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new FerryMain()).setCaseInsensitiveEnumValuesAllowed(true);
         IParameterExceptionHandler standard = commandLine.getParameterExceptionHandler();
         // ferry loadgen, health and compare promise one line on stderr for bad input; the others keep picocli's usage help.
