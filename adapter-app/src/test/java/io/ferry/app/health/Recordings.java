@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.ferry.core.event.LifecycleEventPublisher;
 import io.ferry.profiling.StatisticsJson;
 import io.ferry.profiling.TimingRegistry;
 
@@ -19,17 +20,27 @@ final class Recordings {
     static final String WORKFLOW = "PoolingWorkflow(orders)";
     static final String EVENT = "PoolingWorkflow.sendMessageLifecycleEvent()";
     static final String PRODUCE = "PtpProducer.produce()";
+    static final String SEND = "LifecycleEventPublisher.send()";
 
     final TimingRegistry registry = new TimingRegistry(Clock.fixed(Instant.parse("2026-05-01T10:00:00Z"), ZoneOffset.UTC));
     private final List<MetricSamples.Sample> meters = new ArrayList<>();
 
-    /** n messages through the workflow, each taking the given micros, its event call and its produce. */
+    /** n messages through the workflow, each taking the given micros, its event call and its produce; events off. */
     Recordings messages(int n, double workflowUs, double eventUs, double produceUs) {
         for (int i = 0; i < n; i++) {
             registry.timer(WORKFLOW).record(nanos(workflowUs));
             registry.timer(EVENT).record(nanos(eventUs));
             registry.timer(PRODUCE).record(nanos(produceUs));
         }
+        return this;
+    }
+
+    /** The publisher sent n events in sends of 25, each send taking the given micros. */
+    Recordings published(int n, double sendUs) {
+        for (int i = 0; i < n / 25; i++) {
+            registry.timer(SEND).record(nanos(sendUs));
+        }
+        registry.counter(LifecycleEventPublisher.PUBLISHED).add(n);
         return this;
     }
 
