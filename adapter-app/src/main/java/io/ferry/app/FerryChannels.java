@@ -4,7 +4,12 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,9 +37,9 @@ import io.ferry.workflow.WorkflowSettings;
  * Every configured channel: built (services included) when this is constructed, before anything
  * connects, so a bad service setting stops start-up with one line; started with the application,
  * and stopped (draining in-flight messages) when it shuts down, after which the perf4j table and the
- * microsecond table are printed.
+ * microsecond table are printed. Between the two, one channel can be stopped and started on its own.
  */
-final class FerryChannels implements SmartLifecycle {
+public final class FerryChannels implements SmartLifecycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(FerryChannels.class);
 
@@ -42,13 +47,13 @@ final class FerryChannels implements SmartLifecycle {
     private final Path configFile;
     private final TimingRegistry registry;
     private final PrintStream out;
-    private final List<RunningChannel> built = new ArrayList<>();
-    private final List<RunningChannel> running = new ArrayList<>();
-    private LifecycleEventPublisher events;
+    private final Map<String, FerryChannel> channels = new LinkedHashMap<>();
+    private volatile LifecycleEventPublisher events;
     private TimeSlicer slicer;
     private WarmupReset warmup;
     private Path statisticsFile;
     private long warmupMessages;
+    private boolean started;
 
     /** @throws ConfigException when a service cannot be made from its settings */
     FerryChannels(FerryProperties properties, Path configFile, TimingRegistry registry, PrintStream out) {
@@ -58,7 +63,8 @@ final class FerryChannels implements SmartLifecycle {
         this.out = out;
         ServiceFactories factories = new ServiceFactories();
         for (int i = 0; i < properties.channels().size(); i++) {
-            built.add(build(properties.channels().get(i), i, factories));
+            FerryChannel channel = build(properties.channels().get(i), i, factories);
+            channels.put(channel.id(), channel);
         }
     }
 
@@ -68,7 +74,40 @@ final class FerryChannels implements SmartLifecycle {
         this.warmupMessages = warmupMessages;
     }
 
-    private record RunningChannel(FerryProperties.Channel config, JmsEndpoints endpoints, AbstractWorkflow workflow) {
+    public FerryProperties properties() {
+        return properties;
+    }
+
+    public TimingRegistry registry() {
+        return registry;
+    }
+
+    /** Every channel, in the order of the configuration. */
+    public Collection<FerryChannel> all() {
+        return Collections.unmodifiableCollection(channels.values());
+    }
+
+    public Optional<FerryChannel> channel(String id) {
+        return Optional.ofNullable(channels.get(id));
+    }
+
+    /** The events publisher, while the adapter runs and some channel sends events. */
+    public Optional<LifecycleEventPublisher> events() {
+        return Optional.ofNullable(events);
+    }
+
+    /** Starts one stopped channel; the others are not touched. False when the adapter is not running. */
+    public synchronized boolean start(String id) {
+        if (!started) {
+            return false;
+        }
+        channels.get(id).start();
+        return true;
+    }
+
+    /** Stops one channel, draining it as a shutdown does; the others keep running. */
+    public synchronized void stop(String id) {
+        channels.get(id).stop();
     }
 
     @Override
@@ -80,25 +119,32 @@ final class FerryChannels implements SmartLifecycle {
             events = new LifecycleEventPublisher(connection(config.connection()), new LifecycleEventPublisher.Settings(
                     config.topic(), config.queueCapacity(), config.batchSize(), config.linger(), Backoff.DEFAULT), registry);
         }
-        for (RunningChannel channel : built) {
-            channel.workflow().start();
-            running.add(channel);
-            FerryProperties.Channel config = channel.config();
-            LOG.info("channel {} started: {} {} -> {} {}", config.id(), config.consume().connection(),
-                    config.consume().queue(), config.produce().connection(), config.produce().queue());
-        }
+        started = true;
+        channels.values().forEach(FerryChannel::start);
         if (warmupMessages > 0 && statisticsFile != null) {
-            List<String> tags = running.stream()
-                    .map(c -> c.workflow().getClass().getSimpleName() + "(" + c.workflow().id() + ")").toList();
+            List<String> tags = channels.values().stream().map(FerryChannel::workflowTag).toList();
             warmup = new WarmupReset(registry, tags, warmupMessages, Path.of(statisticsFile + ".warmed-up"));
         }
-        if (properties.profiling().logSlices()) {
-            PerfTableFormatter table = new PerfTableFormatter();
-            slicer = new TimeSlicer(registry, properties.profiling().timeSlice(), slice -> LOG.info("\n{}", table.format(slice)));
-        }
+        // Slices are always kept (the management port serves the last one); logging them is optional.
+        PerfTableFormatter table = new PerfTableFormatter();
+        boolean log = properties.profiling().logSlices();
+        slicer = new TimeSlicer(registry, properties.profiling().timeSlice(), slice -> {
+            if (log) {
+                LOG.info("\n{}", table.format(slice));
+            }
+        });
     }
 
-    private RunningChannel build(FerryProperties.Channel channel, int index, ServiceFactories factories) {
+    private FerryChannel build(FerryProperties.Channel channel, int index, ServiceFactories factories) {
+        JmsEndpoints endpoints = new JmsEndpoints(
+                connection(channel.consume().connection()), channel.consume().queue(),
+                connection(channel.produce().connection()), channel.produce().queue(), channel.errorQueue());
+        Backoff reconnect = reconnect();
+        return new FerryChannel(channel, endpoints, () -> workflow(channel, index, factories, endpoints, reconnect));
+    }
+
+    private AbstractWorkflow workflow(FerryProperties.Channel channel, int index, ServiceFactories factories,
+                                      JmsEndpoints endpoints, Backoff reconnect) {
         FerryProperties.Workflow config = channel.workflow();
         List<Service> services = new ArrayList<>();
         for (int s = 0; s < config.services().size(); s++) {
@@ -109,21 +155,17 @@ final class FerryChannels implements SmartLifecycle {
                 throw new ConfigException(configFile + ": ferry.channels[" + index + "].workflow.services[" + s + "]: " + e.getMessage());
             }
         }
-        JmsEndpoints endpoints = new JmsEndpoints(
-                connection(channel.consume().connection()), channel.consume().queue(),
-                connection(channel.produce().connection()), channel.produce().queue(), channel.errorQueue());
         String workflowId = config.id() != null ? config.id() : channel.id();
         WorkflowSettings settings = WorkflowSettings.of(channel.id(), workflowId)
                 .withSendEvents(config.sendEvents()).withMaxAttempts(config.maxAttempts())
                 .withBatch(config.batchSize(), config.batchTime())
-                .withReconnect(reconnect());
+                .withReconnect(reconnect);
         // The publisher starts with the channels; until then there is nothing to publish.
         LifecycleEventSink sink = event -> events.publish(event);
-        AbstractWorkflow workflow = switch (config.type()) {
+        return switch (config.type()) {
             case STANDARD -> new StandardWorkflow(settings, services, endpoints, sink);
             case POOLING -> new PoolingWorkflow(settings, config.poolSize(), services, endpoints, sink);
         };
-        return new RunningChannel(channel, endpoints, workflow);
     }
 
     private Backoff reconnect() {
@@ -148,13 +190,8 @@ final class FerryChannels implements SmartLifecycle {
         if (warmup != null) {
             warmup.stop();
         }
-        for (RunningChannel channel : running) {
-            channel.workflow().stop(channel.config().workflow().drainTimeout());
-            channel.endpoints().close();
-            LOG.info("channel {} stopped", channel.config().id());
-        }
-        running.clear();
-        built.clear();
+        started = false;
+        channels.values().forEach(FerryChannel::stop);
         if (events != null) {
             events.close(Duration.ofSeconds(5));
         }
@@ -169,6 +206,6 @@ final class FerryChannels implements SmartLifecycle {
 
     @Override
     public synchronized boolean isRunning() {
-        return !running.isEmpty();
+        return started;
     }
 }

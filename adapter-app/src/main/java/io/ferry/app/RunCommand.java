@@ -1,10 +1,13 @@
 package io.ferry.app;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
@@ -17,6 +20,7 @@ import picocli.CommandLine.Option;
 import io.ferry.app.config.ConfigException;
 import io.ferry.app.config.FerryConfigLoader;
 import io.ferry.app.config.FerryProperties;
+import io.ferry.app.management.ManagementConfiguration;
 import io.ferry.profiling.TimingRegistry;
 
 /** {@code ferry run --config file.yml}: the bridge, until Ctrl-C or SIGTERM; then the perf4j table. */
@@ -25,6 +29,7 @@ import io.ferry.profiling.TimingRegistry;
 final class RunCommand implements Callable<Integer> {
 
     static final int EXIT_BAD_CONFIG = 2;
+    private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
 
     @Option(names = {"-c", "--config"}, defaultValue = "config/ferry.yml", description = "configuration file (default: ${DEFAULT-VALUE})")
     Path config;
@@ -64,16 +69,24 @@ final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The Spring Boot application that runs built channels (the config file's spring.* keys apply too). */
+    /**
+     * The Spring Boot application that runs built channels, with the management port of
+     * {@code ferry.management} (none for port -1). The config file's spring.* keys apply too.
+     */
     static SpringApplication application(FerryChannels channels, Path config) {
+        FerryProperties.Management management = channels.properties().management();
         SpringApplication application = new SpringApplication(FerryApplication.class);
         application.setBannerMode(Banner.Mode.OFF);
-        application.setWebApplicationType(WebApplicationType.NONE);
+        application.setWebApplicationType(management.enabled() ? WebApplicationType.SERVLET : WebApplicationType.NONE);
         application.setLogStartupInfo(false);
-        application.setDefaultProperties(Map.of(
-                // The file's spring.* and management.* keys apply too; the ferry section was bound above.
-                "spring.config.additional-location", "optional:file:" + config.toAbsolutePath()));
+        Map<String, Object> defaults = new HashMap<>(ManagementConfiguration.bootProperties(management));
+        // The file's spring.*, server.* and management.* keys apply too; the ferry section was bound above.
+        defaults.put("spring.config.additional-location", "optional:file:" + config.toAbsolutePath());
+        application.setDefaultProperties(defaults);
         application.addInitializers(context -> context.getBeanFactory().registerSingleton("ferryChannels", channels));
+        if (!management.enabled()) {
+            LOG.info("management: off (ferry.management.port is -1)");
+        }
         return application;
     }
 }

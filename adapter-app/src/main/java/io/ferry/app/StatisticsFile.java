@@ -14,12 +14,12 @@ import io.ferry.profiling.StatisticsSnapshot;
  * Writes a run's statistics for another process to read (the perf run): {@code <file>} holds the
  * JSON figures, {@code <file>.txt} the perf4j table and the microsecond table as printed.
  */
-final class StatisticsFile {
+public final class StatisticsFile {
 
     private StatisticsFile() {
     }
 
-    static String tables(StatisticsSnapshot snapshot) {
+    public static String tables(StatisticsSnapshot snapshot) {
         return new PerfTableFormatter().format(snapshot) + System.lineSeparator() + new PercentileTableFormatter().format(snapshot);
     }
 

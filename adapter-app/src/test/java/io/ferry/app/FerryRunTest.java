@@ -50,6 +50,7 @@ class FerryRunTest {
                             services:
                               - {id: stamp, type: add-metadata, settings: {bridgedBy: ferry}}
                               - {id: reverse, type: reverse-payload}
+                      management: {port: 0}
                     """.formatted(local.url(), remote.url()));
             int count = 300;
             try (JmsTestClient client = new JmsTestClient(local.url())) {

@@ -14,6 +14,14 @@ public interface Producer extends AutoCloseable {
     /** Discards everything produced since the last commit. Never throws. */
     void rollback();
 
+    /**
+     * Whether the target connection this producer uses was lost (noticed by the connection itself,
+     * not by a failed send), so an idle worker can let go of its source and reconnect.
+     */
+    default boolean connectionLost() {
+        return false;
+    }
+
     /** Closes the producer; what was not committed is discarded. Never throws. */
     @Override
     void close();

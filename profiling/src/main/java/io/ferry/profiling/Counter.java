@@ -30,6 +30,11 @@ public final class Counter {
         total.add(n);
     }
 
+    /** Everything counted since the counter was created; registry resets do not apply (for monotonic metrics). */
+    public long total() {
+        return total.sum();
+    }
+
     long cumulative(long now) {
         return now - totalAtReset;
     }

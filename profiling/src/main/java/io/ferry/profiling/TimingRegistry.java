@@ -2,10 +2,13 @@ package io.ferry.profiling;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -23,6 +26,7 @@ public final class TimingRegistry {
     private final ConcurrentHashMap<String, Counter> counters = new ConcurrentHashMap<>();
     private final Function<String, Timer> newTimer = Timer::new;
     private final Function<String, Counter> newCounter = Counter::new;
+    private final List<Consumer<String>> tagListeners = new CopyOnWriteArrayList<>();
     private final Clock clock;
     private Instant cumulativeStart;
     private Instant sliceStart;
@@ -42,7 +46,29 @@ public final class TimingRegistry {
     /** The timer of a tag, created on first use. Look it up once and keep it: recording is then lock-free. */
     public Timer timer(String tag) {
         Timer timer = timers.get(tag);
-        return timer != null ? timer : timers.computeIfAbsent(tag, newTimer);
+        return timer != null ? timer : create(tag);
+    }
+
+    private Timer create(String tag) {
+        Timer created = newTimer.apply(tag);
+        Timer known = timers.putIfAbsent(tag, created);
+        if (known != null) {
+            return known;
+        }
+        // Once per tag, never per call: listeners (a metrics binding) learn of the new tag.
+        tagListeners.forEach(listener -> listener.accept(tag));
+        return created;
+    }
+
+    /**
+     * Calls {@code listener} with every tag known now and with each tag added later (once each,
+     * on the thread that first records it; keep the listener quick; a tag created while the listener
+     * is added may be reported twice). Closing the result removes it.
+     */
+    public AutoCloseable onTag(Consumer<String> listener) {
+        tagListeners.add(listener);
+        timers.keySet().forEach(listener);
+        return () -> tagListeners.remove(listener);
     }
 
     /** The counter of a name, created on first use. Keep it: incrementing is then lock-free. */

@@ -39,6 +39,7 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
     private final LifecycleEventSink events;
     private final List<Worker> workers = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
+    private final DeliveryCounts counts = new DeliveryCounts();
     private boolean started;
 
     /**
@@ -56,7 +57,7 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
         this.services = services.stream().map(ProfiledService::new).toList();
         this.events = events;
         for (int i = 0; i < workerCount; i++) {
-            workers.add(new Worker(settings.id() + "-" + i, endpoints, this::onMessage, settings));
+            workers.add(new Worker(settings.id() + "-" + i, endpoints, this::onMessage, settings, counts));
         }
     }
 
@@ -72,6 +73,22 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
 
     public int workerCount() {
         return workers.size();
+    }
+
+    /** Messages delivered and rejected since this workflow was created. */
+    public DeliveryCounts counts() {
+        return counts;
+    }
+
+    /** Workers inside a batch right now (no lock: a moment's view). */
+    public int busyWorkers() {
+        int busy = 0;
+        for (Worker worker : workers) {
+            if (worker.busy()) {
+                busy++;
+            }
+        }
+        return busy;
     }
 
     /** Workers still running: fewer than {@link #workerCount()} once some gave up reaching a broker. */

@@ -45,6 +45,7 @@ final class Worker implements Runnable {
     private final MessageEndpoints endpoints;
     private final MessageHandler handler;
     private final WorkflowSettings settings;
+    private final DeliveryCounts counts;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private Consumer consumer;
@@ -54,12 +55,15 @@ final class Worker implements Runnable {
     private int isolateRemaining;
     /** How many messages of the current transaction were handled before it closed or failed. */
     private int batchSoFar;
+    /** Inside a batch; read by metrics. */
+    private volatile boolean busy;
 
-    Worker(String name, MessageEndpoints endpoints, MessageHandler handler, WorkflowSettings settings) {
+    Worker(String name, MessageEndpoints endpoints, MessageHandler handler, WorkflowSettings settings, DeliveryCounts counts) {
         this.name = name;
         this.endpoints = endpoints;
         this.handler = handler;
         this.settings = settings;
+        this.counts = counts;
     }
 
     @Override
@@ -69,10 +73,22 @@ final class Worker implements Runnable {
             while (stopRequested.getCount() > 0) {
                 try {
                     openEnds();
+                    if (producer.connectionLost()) {
+                        // The target went away while this worker waited: let go of the source now
+                        // (not at the next message) and reconnect with back-off.
+                        closeEnds();
+                        pause();
+                        continue;
+                    }
                     batchSoFar = 0;
                     FerryMessage first = consumer.receive(receiveTimeout);
                     if (first != null) {
-                        moveBatch(first);
+                        busy = true;
+                        try {
+                            moveBatch(first);
+                        } finally {
+                            busy = false;
+                        }
                     }
                     failedAttempts = 0;
                 } catch (ProduceException e) {
@@ -122,6 +138,7 @@ final class Worker implements Runnable {
         }
         producer.commit();
         consumer.acknowledge();
+        counts.addDelivered(batchSoFar);
         isolateRemaining = Math.max(0, isolateRemaining - batchSoFar);
     }
 
@@ -164,6 +181,7 @@ final class Worker implements Runnable {
                 consumer.recover();
             } else if (attempt >= settings.maxAttempts()) {
                 consumer.moveToErrorDestination(Rejection.of(e, attempt));
+                counts.addRejected();
                 LOG.warn("{}: message moved to the error destination after {} attempt(s): {}", name, attempt, e.getMessage());
             } else {
                 LOG.debug("{}: message rejected (attempt {} of {}): {}", name, attempt, settings.maxAttempts(), e.getMessage());
@@ -214,6 +232,10 @@ final class Worker implements Runnable {
             producer.close();
             producer = null;
         }
+    }
+
+    boolean busy() {
+        return busy;
     }
 
     boolean hasRun() {

@@ -1,6 +1,8 @@
 package io.ferry.app.config;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -127,6 +129,31 @@ public final class FerryConfigLoader {
             }
         }
         checkConnection(file, properties, PREFIX + ".events.connection", properties.events().connection());
+        checkManagement(file, properties.management());
+    }
+
+    /** Credentials come in pairs; a management port reachable from other hosts is never open. */
+    private static void checkManagement(Path file, FerryProperties.Management management) {
+        String key = PREFIX + ".management";
+        boolean user = management.user() != null && !management.user().isBlank();
+        boolean password = management.password() != null && !management.password().isEmpty();
+        if (user != password) {
+            throw new ConfigException(file + ": " + key + (user ? ".password" : ".user") + ": missing; set both "
+                    + key + ".user and " + key + ".password (FERRY_MANAGEMENT_USER, FERRY_MANAGEMENT_PASSWORD)");
+        }
+        if (!management.enabled()) {
+            return;
+        }
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(management.address());
+        } catch (UnknownHostException e) {
+            throw new ConfigException(file + ": " + key + ".address: unknown host '" + management.address() + "'");
+        }
+        if (!address.isLoopbackAddress() && !user) {
+            throw new ConfigException(file + ": " + key + ".user: required when " + key + ".address ("
+                    + management.address() + ") is not a loopback address; set FERRY_MANAGEMENT_USER and FERRY_MANAGEMENT_PASSWORD");
+        }
     }
 
     private static void checkConnection(Path file, FerryProperties properties, String key, String name) {

@@ -23,7 +23,8 @@ public record FerryProperties(
         @NotEmpty List<@Valid Channel> channels,
         @Valid @DefaultValue Events events,
         @Valid @DefaultValue Reconnect reconnect,
-        @Valid @DefaultValue Profiling profiling) {
+        @Valid @DefaultValue Profiling profiling,
+        @Valid @DefaultValue Management management) {
 
     /**
      * How workers reach a broker that is down: waits of {@code initialInterval}, each next one
@@ -105,5 +106,33 @@ public record FerryProperties(
      * @param logSlices  whether to log the perf4j table at the end of every slice
      */
     public record Profiling(@DefaultValue("30s") Duration timeSlice, @DefaultValue("false") boolean logSlices) {
+    }
+
+    /**
+     * The management port of {@code ferry run} (Actuator: health, metrics, prometheus, profiling,
+     * channels). Port 0 picks a free port, -1 serves no HTTP at all. An address other than a
+     * loopback one requires {@code user} and {@code password}, which come from the environment.
+     */
+    public record Management(
+            @DefaultValue("8091") @Min(-1) @Max(65535) int port,
+            @NotBlank @DefaultValue("127.0.0.1") String address,
+            String user,
+            String password) {
+
+        /** Whether requests must carry basic-auth credentials: whenever credentials are configured. */
+        public boolean authenticated() {
+            return user != null && !user.isBlank();
+        }
+
+        public boolean enabled() {
+            return port >= 0;
+        }
+
+        /** Never prints the password. */
+        @Override
+        public String toString() {
+            return "Management[port=" + port + ", address=" + address + ", user=" + user
+                    + (password == null || password.isEmpty() ? "" : ", password=****") + "]";
+        }
     }
 }

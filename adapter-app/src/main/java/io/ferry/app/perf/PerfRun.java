@@ -228,6 +228,7 @@ final class PerfRun {
                         batch-size: %d
                         send-events: %s
                   events: {connection: local, topic: ferry.events}
+                  management: {port: 0}
                 """.formatted(perfCase.name(), localUrl, remoteUrl, IN, OUT, perfCase.workflow(), WORKFLOW_ID,
                 perfCase.poolSize(), settings.batchSize(), perfCase.sendEvents());
     }

@@ -84,6 +84,7 @@ final class FaultHarness implements AutoCloseable {
                       consume: {connection: local, queue: %s}
                       produce: {connection: remote, queue: %s}
                       workflow: {type: pooling, pool-size: 4, send-events: false}
+                  management: {port: 0}
                 """.formatted(localUrl(), remoteUrl(), IN, OUT));
         adapter = start("adapter", FerryProcesses.ADAPTER_READY, "run", "--config", config.toString());
         return adapter;

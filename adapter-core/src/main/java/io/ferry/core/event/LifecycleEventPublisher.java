@@ -88,7 +88,7 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
     private long sessionGeneration;
     private MessageProducer producer;
     private int failedAttempts;
-    private boolean available = true;
+    private volatile boolean available = true;
 
     public LifecycleEventPublisher(ConnectionSettings events, Settings settings, TimingRegistry registry) {
         this.connection = new SharedConnection(events);
@@ -102,6 +102,21 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
         this.thread = new Thread(this::run, "ferry-events-" + topic);
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /** False while the events destination cannot be reached (events are dropped meanwhile). */
+    public boolean available() {
+        return available;
+    }
+
+    /** Events waiting to be sent. */
+    public int queued() {
+        return queued.get();
+    }
+
+    /** Events dropped since this publisher was created (statistics resets do not apply). */
+    public long droppedTotal() {
+        return dropped.total();
     }
 
     @Override

@@ -30,6 +30,16 @@ public final class JmsEndpoints implements MessageEndpoints {
         this.targetQueue = targetQueue;
     }
 
+    /** The connection to the source broker (consume side), for its state. */
+    public SharedConnection source() {
+        return source;
+    }
+
+    /** The connection to the target broker (produce side), for its state. */
+    public SharedConnection target() {
+        return target;
+    }
+
     @Override
     public Consumer openConsumer() throws ConsumeException {
         try {

@@ -64,6 +64,11 @@ public final class PtpProducer implements Producer {
     }
 
     @Override
+    public boolean connectionLost() {
+        return connection.lost(generation);
+    }
+
+    @Override
     @Profiled(tag = "PtpProducer.commit()")
     public void commit() throws ProduceException {
         try {

@@ -20,14 +20,38 @@ public final class SharedConnection implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SharedConnection.class);
 
+    /** What health checks see; changed under this object's lock, read without it. */
+    public enum State {
+        /** Not opened yet, or closed on purpose. */
+        IDLE("idle"),
+        CONNECTED("connected"),
+        /** Lost; no worker has tried to open it again yet. */
+        DOWN("down"),
+        /** Opening it failed; workers keep trying with back-off. */
+        RECONNECTING("reconnecting");
+
+        private final String label;
+
+        State(String label) {
+            this.label = label;
+        }
+
+        /** The lower-case name used in health output. */
+        public String label() {
+            return label;
+        }
+    }
+
     private final ConnectionSettings settings;
     private final ActiveMQConnectionFactory factory;
     private Connection connection;
     /** Which connection this is; a session's failure counts only against the connection it came from. */
-    private long generation;
-    private boolean failed;
+    private volatile long generation;
+    private volatile boolean failed;
     private boolean everConnected;
     private boolean reconnecting;
+    private volatile State state = State.IDLE;
+    private volatile long reconnects;
 
     /** A session, and the generation of the connection it belongs to. */
     public record OpenedSession(Session session, long generation) {
@@ -40,6 +64,23 @@ public final class SharedConnection implements AutoCloseable {
 
     public ConnectionSettings settings() {
         return settings;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /** How often the connection was opened again after it was lost or could not be reached. */
+    public long reconnects() {
+        return reconnects;
+    }
+
+    /**
+     * Whether a session of that generation can no longer be used: its connection was lost or
+     * replaced. Two volatile reads, so idle workers can ask on every receive.
+     */
+    public boolean lost(long sessionGeneration) {
+        return failed || sessionGeneration != generation;
     }
 
     /** A new session on the connection (transacted for {@link Session#SESSION_TRANSACTED}), connecting (again) first when needed. */
@@ -72,11 +113,13 @@ public final class SharedConnection implements AutoCloseable {
     }
 
     private void connect() throws JMSException {
+        boolean recovering = failed || reconnecting;
         closeQuietly();
         Connection fresh;
         try {
             fresh = factory.createConnection();
         } catch (JMSException e) {
+            state = State.RECONNECTING;
             if (!reconnecting) {
                 reconnecting = true;
                 LOG.warn("{} broker unreachable, {} with back-off: {}", settings.name(),
@@ -95,6 +138,10 @@ public final class SharedConnection implements AutoCloseable {
         generation++;
         failed = false;
         reconnecting = false;
+        state = State.CONNECTED;
+        if (recovering) {
+            reconnects++;
+        }
         LOG.info("{} broker {}: {}", settings.name(), everConnected ? "reconnected" : "connected", settings);
         everConnected = true;
     }
@@ -102,6 +149,7 @@ public final class SharedConnection implements AutoCloseable {
     private synchronized void markFailed(Connection which, Exception cause) {
         if (which != null && which == connection && !failed) {
             failed = true;
+            state = State.DOWN;
             LOG.warn("{} broker connection lost: {}", settings.name(), cause.getMessage());
         }
     }
@@ -123,5 +171,8 @@ public final class SharedConnection implements AutoCloseable {
     @Override
     public synchronized void close() {
         closeQuietly();
+        failed = false;
+        reconnecting = false;
+        state = State.IDLE;
     }
 }
