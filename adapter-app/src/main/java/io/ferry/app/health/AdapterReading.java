@@ -24,11 +24,6 @@ record AdapterReading(Instant at, StatisticsJson.SnapshotFigures profiling, Metr
 
     /** One channel as {@code /actuator/health} shows it (component channels, one component per channel id). */
     record ChannelState(String id, String status, String local, String remote, Boolean running, Map<String, Object> events) {
-
-        boolean connected() {
-            return "UP".equals(status) && (local == null || "connected".equals(local))
-                    && (remote == null || "connected".equals(remote));
-        }
     }
 
     private static final JsonMapper JSON = JsonMapper.builder().build();

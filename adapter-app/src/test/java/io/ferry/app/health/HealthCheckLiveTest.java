@@ -125,8 +125,9 @@ class HealthCheckLiveTest {
                 String id = events ? "events-on" : "events-off";
                 try (ChildProcess adapter = adapter(id, channel(id, "{type: pooling, pool-size: 4, send-events: " + events + "}"),
                         local, remote)) {
-                    CompletableFuture<Void> load = send(local, id + "-in", 4000, 800);
-                    await().atMost(Duration.ofSeconds(60)).until(() -> remote.messageCount(id + "-out") >= 1000);
+                    // About 10 s of steady load; the check starts once messages flow and ends well within it.
+                    CompletableFuture<Void> load = send(local, id + "-in", 6000, 600);
+                    await().atMost(Duration.ofSeconds(60)).until(() -> remote.messageCount(id + "-out") >= 500);
                     Check check = check(adapter, "2s");
                     load.join();
 

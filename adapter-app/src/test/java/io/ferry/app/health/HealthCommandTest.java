@@ -144,6 +144,28 @@ class HealthCommandTest {
     }
 
     @Test
+    void readsTheMetricsEndpointWhenThereIsNoPrometheus() throws Exception {
+        ferryAnswers();
+        answers.remove("/actuator/prometheus");
+        // The server ignores the query (?tag=channel:orders), so the one channel gets these values.
+        answers.put("/actuator/metrics/ferry.messages.rejected", """
+                {"name":"ferry.messages.rejected","measurements":[{"statistic":"COUNT","value":7.0}],
+                 "availableTags":[{"tag":"channel","values":["orders"]}]}""");
+        answers.put("/actuator/metrics/ferry.workflow.workers", """
+                {"name":"ferry.workflow.workers","measurements":[{"statistic":"VALUE","value":4.0}],
+                 "availableTags":[{"tag":"channel","values":["orders"]}]}""");
+        Path json = dir.resolve("health.json");
+        Result result = run("health", "--url", serve(null), "--sample", "300ms", "--json", json.toString());
+        assertThat(result.err()).isEmpty();
+        HealthReport report = JsonMapper.builder().build().readValue(Files.readString(json), HealthReport.class);
+        assertThat(report.channels()).singleElement().satisfies(c -> {
+            assertThat(c.rejected()).isEqualTo(7);
+            assertThat(c.workers()).isEqualTo(4);
+            assertThat(c.delivered()).isNull();
+        });
+    }
+
+    @Test
     void anAdapterWithoutFindingsExitsZero() throws Exception {
         ferryAnswers();
         Recordings quiet = new Recordings().messages(1000, 40, 0.1, 20);
