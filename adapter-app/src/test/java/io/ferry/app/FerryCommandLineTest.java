@@ -67,6 +67,25 @@ class FerryCommandLineTest {
                 + "service 'rev': reverse-payload takes no settings, got [colour]" + System.lineSeparator());
     }
 
+    @Test
+    void aManagementPortOpenBeyondLoopbackWithoutCredentialsIsRefused() throws Exception {
+        Path file = dir.resolve("open.yml");
+        Files.writeString(file, """
+                ferry:
+                  connections: {local: {url: "tcp://127.0.0.1:1"}}
+                  channels:
+                    - id: c
+                      consume: {connection: local, queue: in}
+                      produce: {connection: local, queue: out}
+                  management: {address: 0.0.0.0, user: "${FERRY_CLI_TEST_UNSET_USER:}", password: "${FERRY_CLI_TEST_UNSET_PASSWORD:}"}
+                """);
+        Result result = run("run", "-c", file.toString());
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo("ferry run: " + file + ": ferry.management.user: required when ferry.management.address"
+                + " (0.0.0.0) is not a loopback address; set FERRY_MANAGEMENT_USER and FERRY_MANAGEMENT_PASSWORD"
+                + System.lineSeparator());
+    }
+
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', textBlock = """
             --messages=0                 | ferry perf: --messages must be positive

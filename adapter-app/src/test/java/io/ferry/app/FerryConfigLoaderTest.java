@@ -75,6 +75,8 @@ class FerryConfigLoaderTest {
         assertThat(properties.profiling().logSlices()).isFalse();
         assertThat(properties.reconnect().initialInterval()).isEqualTo(Duration.ofMillis(100));
         assertThat(properties.reconnect().maxAttempts()).isZero();
+        assertThat(properties.management().port()).isEqualTo(8091);
+        assertThat(properties.management().address()).isEqualTo("127.0.0.1");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -91,6 +93,10 @@ class FerryConfigLoaderTest {
             unknown events connection | 'channels:'                               | 'events: {connection: nowhere}\\n  channels:' | ferry.events.connection: unknown connection 'nowhere'
             max attempts zero       | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {max-attempts: 0}' | maxAttempts: must be greater than or equal to 1
             negative batch size     | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-size: -5}' | batchSize: must be greater than or equal to 1
+            management port too big | 'channels:'                               | 'management: {port: 70000}\\n  channels:' | port: must be less than or equal to 65535
+            management open beyond loopback | 'channels:'                       | 'management: {address: 0.0.0.0}\\n  channels:' | ferry.management.user: required when ferry.management.address (0.0.0.0) is not a loopback address
+            management user without password | 'channels:'                      | 'management: {user: operator}\\n  channels:' | ferry.management.password: missing
+            management unknown host | 'channels:'                               | 'management: {address: no-such-host.invalid}\\n  channels:' | ferry.management.address: unknown host 'no-such-host.invalid'
             """)
     void eachProblemIsOneLineNamingTheKey(String kind, String replace, String with, String expected) throws IOException {
         String yaml = VALID.replace(replace, with.replace("\\n", "\n"));

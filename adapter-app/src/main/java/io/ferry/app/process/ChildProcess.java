@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -38,10 +39,15 @@ public final class ChildProcess implements AutoCloseable {
     }
 
     public static ChildProcess start(String name, List<String> command, Path log) throws IOException {
+        return start(name, command, log, Map.of());
+    }
+
+    /** As {@link #start(String, List, Path)}, with these variables added to the inherited environment (secrets, for example). */
+    public static ChildProcess start(String name, List<String> command, Path log, Map<String, String> environment) throws IOException {
         Files.createDirectories(log.toAbsolutePath().getParent());
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
-        return new ChildProcess(name, process, log);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        return new ChildProcess(name, builder.start(), log);
     }
 
     public String name() {

@@ -171,8 +171,10 @@ public final class SharedConnection implements AutoCloseable {
     @Override
     public synchronized void close() {
         closeQuietly();
+        // Closed on purpose: opening it again later is a fresh start, not a recovery.
         failed = false;
         reconnecting = false;
+        everConnected = false;
         state = State.IDLE;
     }
 }

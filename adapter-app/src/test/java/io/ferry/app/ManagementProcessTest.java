@@ -1,0 +1,96 @@
+package io.ferry.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ferry.app.process.ChildProcess;
+import io.ferry.app.process.FerryProcesses;
+import io.ferry.broker.testing.JmsTestClient;
+import io.ferry.broker.testing.TestBroker;
+
+/** `ferry run` as a process of its own: the management port it logs, and a password that never leaks. */
+class ManagementProcessTest {
+
+    private static final Pattern LISTENING = Pattern.compile("management: listening on http://127\\.0\\.0\\.1:(\\d+)");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aConnectionPasswordFromTheEnvironmentAppearsInNoLogHealthOutputOrEvent() throws Exception {
+        String secret = "pw-" + UUID.randomUUID();
+        try (TestBroker local = TestBroker.started("local", dir.resolve("local"));
+             TestBroker remote = TestBroker.started("remote", dir.resolve("remote"));
+             JmsTestClient events = new JmsTestClient(local.url())) {
+            MessageConsumer eventConsumer = events.session().createConsumer(events.session().createTopic("ferry.events"));
+            Path config = dir.resolve("ferry.yml");
+            Files.writeString(config, """
+                    ferry:
+                      connections:
+                        local: {url: "%s", user: bridge, password: "${FERRY_SECRET_TEST_PASSWORD:}"}
+                        remote: {url: "%s", user: bridge, password: "${FERRY_SECRET_TEST_PASSWORD:}"}
+                      channels:
+                        - id: secret
+                          consume: {connection: local, queue: in}
+                          produce: {connection: remote, queue: out}
+                      management: {port: 0}
+                    """.formatted(local.url(), remote.url()));
+            List<String> command = new FerryProcesses().command(List.of("-Xmx256m"), "run", "--config", config.toString());
+            StringBuilder seen = new StringBuilder();
+            Path log = dir.resolve("adapter.log");
+            try (ChildProcess adapter = ChildProcess.start("adapter", command, log, Map.of("FERRY_SECRET_TEST_PASSWORD", secret))) {
+                adapter.awaitReady(FerryProcesses.ADAPTER_READY, Duration.ofSeconds(60));
+                Matcher listening = LISTENING.matcher(Files.readString(log));
+                assertThat(listening.find()).as("the logged management port").isTrue();
+                ManagementHttp http = new ManagementHttp(Integer.parseInt(listening.group(1)));
+
+                int count = 50;
+                try (JmsTestClient client = new JmsTestClient(local.url())) {
+                    for (int i = 0; i < count; i++) {
+                        client.send("in", client.bytes(new byte[] {(byte) i}), Map.of("seq", i));
+                    }
+                }
+                await().atMost(Duration.ofSeconds(60)).until(() -> remote.messageCount("out") == count);
+                await().atMost(Duration.ofSeconds(60)).until(() -> http.get("/actuator/health").statusCode() == 200);
+                for (String path : List.of("/actuator/health", "/actuator/channels", "/actuator/profiling",
+                        "/actuator/profiling/cumulative", "/actuator/prometheus")) {
+                    seen.append(http.get(path).body());
+                }
+                assertThat(seen).contains("\"secret\"", "connected");
+                int eventsSeen = 0;
+                Message event;
+                while (eventsSeen < count && (event = eventConsumer.receive(10_000)) != null) {
+                    BytesMessage bytes = (BytesMessage) event;
+                    byte[] body = new byte[(int) bytes.getBodyLength()];
+                    bytes.readBytes(body);
+                    String json = new String(body, StandardCharsets.UTF_8);
+                    seen.append(json);
+                    eventsSeen += json.split("\"messageId\"", -1).length - 1;
+                }
+                assertThat(eventsSeen).as("lifecycle events received").isEqualTo(count);
+                assertThat(adapter.stop(Duration.ofSeconds(30))).isTrue();
+            }
+            String logged = Files.readString(log);
+            assertThat(logged).contains("channel secret stopped", "Performance Statistics");
+            assertThat(logged).doesNotContain(secret);
+            assertThat(seen.toString()).doesNotContain(secret);
+        }
+    }
+}
