@@ -22,11 +22,13 @@ public final class FerryChannel {
     private final FerryProperties.Channel config;
     private final JmsEndpoints endpoints;
     private final Supplier<AbstractWorkflow> workflows;
+    /** Guards the swap of workflows against readers of the counts (not held while draining). */
+    private final Object counts = new Object();
     private volatile AbstractWorkflow workflow;
     private boolean workflowUsed;
     private volatile boolean running;
-    private volatile long deliveredBefore;
-    private volatile long rejectedBefore;
+    private long deliveredBefore;
+    private long rejectedBefore;
 
     /** Builds the first workflow at once, so a bad service setting stops start-up. */
     FerryChannel(FerryProperties.Channel config, JmsEndpoints endpoints, Supplier<AbstractWorkflow> workflows) {
@@ -72,12 +74,16 @@ public final class FerryChannel {
 
     /** Messages committed on the target and acknowledged on the source, since the adapter started. */
     public long delivered() {
-        return deliveredBefore + workflow.counts().delivered();
+        synchronized (counts) {
+            return deliveredBefore + workflow.counts().delivered();
+        }
     }
 
     /** Messages moved to the error destination, since the adapter started. */
     public long rejected() {
-        return rejectedBefore + workflow.counts().rejected();
+        synchronized (counts) {
+            return rejectedBefore + workflow.counts().rejected();
+        }
     }
 
     public int workers() {
@@ -99,9 +105,11 @@ public final class FerryChannel {
         }
         if (workflowUsed) {
             AbstractWorkflow fresh = workflows.get();
-            deliveredBefore += workflow.counts().delivered();
-            rejectedBefore += workflow.counts().rejected();
-            workflow = fresh;
+            synchronized (counts) {
+                deliveredBefore += workflow.counts().delivered();
+                rejectedBefore += workflow.counts().rejected();
+                workflow = fresh;
+            }
         }
         workflowUsed = true;
         workflow.start();
