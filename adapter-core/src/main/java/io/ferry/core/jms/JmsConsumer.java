@@ -52,6 +52,7 @@ public final class JmsConsumer implements Consumer {
         try {
             this.consumer = session.createConsumer(session.createQueue(queue));
         } catch (JMSException e) {
+            connection.reportFailure(generation, e);
             closeQuietly();
             throw e;
         }

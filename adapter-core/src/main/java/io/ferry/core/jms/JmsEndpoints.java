@@ -45,7 +45,6 @@ public final class JmsEndpoints implements MessageEndpoints {
         try {
             return new JmsConsumer(source, sourceQueue, errorQueue, translator);
         } catch (JMSException e) {
-            source.reportOpenFailure(e);
             throw new ConsumeException("cannot consume from " + sourceQueue + " on " + source.settings() + ": " + e.getMessage(), e);
         }
     }
@@ -55,7 +54,6 @@ public final class JmsEndpoints implements MessageEndpoints {
         try {
             return new PtpProducer(target, targetQueue, translator);
         } catch (JMSException e) {
-            target.reportOpenFailure(e);
             throw new ProduceException("cannot produce to " + targetQueue + " on " + target.settings() + ": " + e.getMessage(), e);
         }
     }

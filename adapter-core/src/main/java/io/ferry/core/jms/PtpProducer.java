@@ -44,6 +44,7 @@ public final class PtpProducer implements Producer {
             this.producer = session.createProducer(session.createQueue(queue));
             producer.setDisableMessageTimestamp(false);
         } catch (JMSException e) {
+            connection.reportFailure(generation, e);
             close();
             throw e;
         }

@@ -107,11 +107,6 @@ public final class SharedConnection implements AutoCloseable {
         }
     }
 
-    /** Called when opening a session failed: the connection is in doubt. */
-    public synchronized void reportOpenFailure(JMSException cause) {
-        markFailed(connection, cause);
-    }
-
     private void connect() throws JMSException {
         boolean recovering = failed || reconnecting;
         closeQuietly();
