@@ -14,7 +14,7 @@ import picocli.CommandLine.TypeConversionException;
  * {@code 10s}, {@code 2m}, {@code 1h} (or ISO-8601, {@code PT10S}). A bare number other than 0 is
  * refused, since nobody can tell whether it meant seconds or milliseconds.
  */
-final class DurationConverter implements ITypeConverter<Duration> {
+public final class DurationConverter implements ITypeConverter<Duration> {
 
     private static final Pattern AMOUNT_AND_UNIT = Pattern.compile("(\\d+(?:\\.\\d+)?)(us|ms|s|m|h)");
 

@@ -15,6 +15,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 
+import org.perf4j.aop.Profiled;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -182,9 +183,7 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
     private void send(List<MessageLifecycleEvent> batch) throws InterruptedException {
         try {
             openProducer();
-            BytesMessage message = session.createBytesMessage();
-            message.writeBytes(json.write(batch));
-            producer.send(message);
+            write(batch);
             published.add(batch.size());
             failedAttempts = 0;
             if (!available) {
@@ -203,6 +202,17 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
             closeSession();
             dropWhileWaiting(reconnect.delay(++failedAttempts));
         }
+    }
+
+    /**
+     * One JSON array of events in one message. Profiled, since this is where events cost (per send,
+     * off the workers' path): divided by the events published it is their cost per message.
+     */
+    @Profiled(tag = "LifecycleEventPublisher.send()")
+    private void write(List<MessageLifecycleEvent> batch) throws JMSException {
+        BytesMessage message = session.createBytesMessage();
+        message.writeBytes(json.write(batch));
+        producer.send(message);
     }
 
     /** Waits before the next attempt; what arrives meanwhile is dropped, so the queue never holds stale events. */
