@@ -51,6 +51,7 @@ final class PerfRun {
     private static final List<String> BRIDGE_JVM = List.of("-Xms64m", "-Xmx256m");
     private static final List<String> BROKER_JVM = List.of("-Xms256m", "-Xmx1g");
     private static final Pattern PEER_READY = Pattern.compile("peer bridge ready");
+    private static final String BROKER_WARMUP_QUEUE = "perf.brokers-warm-up";
 
     private final PerfSettings settings;
     private final PrintStream out;
@@ -113,6 +114,23 @@ final class PerfRun {
         localUrl = "tcp://127.0.0.1:" + localPort;
         remoteUrl = "tcp://127.0.0.1:" + remotePort;
         out.printf(Locale.ROOT, "brokers: local %s, remote %s (separate JVMs; configuration and logs in %s)%n", localUrl, remoteUrl, dir);
+        warmUpBrokers();
+    }
+
+    /**
+     * The first messages through a fresh broker are slow (its journal files are still being created,
+     * its code is not yet compiled), which would penalise whichever case ran first: so the run's
+     * message count goes through each broker once before any case is measured.
+     */
+    private void warmUpBrokers() throws Exception {
+        if (settings.warmup() == 0) {
+            return;
+        }
+        out.println();
+        out.println("== brokers' warm-up (not measured)");
+        for (String url : List.of(localUrl, remoteUrl)) {
+            load(url, BROKER_WARMUP_QUEUE, url, BROKER_WARMUP_QUEUE, settings.messages(), settings.delivery().get(0), 0, "brokers' warm-up");
+        }
     }
 
     private PerfReport.CaseResult measure(PerfCase perfCase, boolean persistent, int run) throws Exception {
@@ -202,10 +220,15 @@ final class PerfRun {
     /** Sends {@code count} messages and receives them at the other end; prints and returns what it saw. */
     private PerfReport.Endpoint load(PerfCase perfCase, String receiveUrl, int count, boolean persistent, double rate,
                                      String phase) throws Exception {
+        return load(localUrl, perfCase.inQueue(), receiveUrl, perfCase.outQueue(), count, persistent, rate, phase);
+    }
+
+    private PerfReport.Endpoint load(String sendUrl, String sendQueue, String receiveUrl, String receiveQueue, int count,
+                                     boolean persistent, double rate, String phase) throws Exception {
         String runId = phase.replaceAll("[^a-z0-9]", "").substring(0, 4) + "-" + UUID.randomUUID().toString().substring(0, 8);
-        SendSettings send = new SendSettings(localUrl, null, null, perfCase.inQueue(), settings.senderThreads(), count,
+        SendSettings send = new SendSettings(sendUrl, null, null, sendQueue, settings.senderThreads(), count,
                 Content.randomBytes(settings.size()), PayloadKind.BYTES, persistent, 0, 4, Duration.ZERO, rate, runId);
-        SinkSettings receive = new SinkSettings(receiveUrl, null, null, perfCase.outQueue(), count, Duration.ofSeconds(30), runId);
+        SinkSettings receive = new SinkSettings(receiveUrl, null, null, receiveQueue, count, Duration.ofSeconds(30), runId);
         ExecutorService sinkThread = Executors.newSingleThreadExecutor();
         // Only the receiving side draws progress: it is what tracks the messages end to end.
         ConsoleProgress progress = new ConsoleProgress(out, out == System.out && System.console() != null);
