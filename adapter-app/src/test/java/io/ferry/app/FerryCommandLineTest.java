@@ -2,9 +2,6 @@ package io.ferry.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -16,25 +13,14 @@ class FerryCommandLineTest {
     @TempDir
     Path dir;
 
-    private record Result(int exitCode, String err) {
-    }
-
-    private Result run(String... args) {
-        PrintStream savedErr = System.err;
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            int code = FerryMain.commandLine().execute(args);
-            return new Result(code, err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setErr(savedErr);
-        }
+    private static CommandRun run(String... args) {
+        return CommandRun.of(args);
     }
 
     @Test
     void aMissingConfigFileIsOneLineAndExitCodeTwo() {
         Path missing = dir.resolve("absent.yml");
-        Result result = run("run", "--config", missing.toString());
+        CommandRun result = run("run", "--config", missing.toString());
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.err()).isEqualTo("ferry run: " + missing + ": configuration file not found" + System.lineSeparator());
     }
@@ -43,7 +29,7 @@ class FerryCommandLineTest {
     void aMalformedConfigFileIsOneLineAndExitCodeTwo() throws Exception {
         Path file = dir.resolve("bad.yml");
         Files.writeString(file, "ferry:\n  connections: {local: {url: 'tcp://h:1'}}\n  channels: [{id: x}]\n");
-        Result result = run("run", "-c", file.toString());
+        CommandRun result = run("run", "-c", file.toString());
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.err().lines()).hasSize(1);
         assertThat(result.err()).startsWith("ferry run: " + file + ": ").contains("must not be null");
@@ -60,7 +46,7 @@ class FerryCommandLineTest {
                       consume: {connection: local, queue: in, topic: orders, subscription: ferry-orders}
                       produce: {connection: local, queue: out}
                 """);
-        Result result = run("run", "-c", file.toString());
+        CommandRun result = run("run", "-c", file.toString());
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.err()).isEqualTo("ferry run: " + file + ": ferry.channels[0].consume: set either queue or topic, not both"
                 + System.lineSeparator());
@@ -78,7 +64,7 @@ class FerryCommandLineTest {
                       produce: {connection: local, queue: out}
                       workflow: {services: [{id: rev, type: reverse-payload, settings: {colour: blue}}]}
                 """);
-        Result result = run("run", "-c", file.toString());
+        CommandRun result = run("run", "-c", file.toString());
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.err()).isEqualTo("ferry run: " + file + ": ferry.channels[0].workflow.services[0]: "
                 + "service 'rev': reverse-payload takes no settings, got [colour]" + System.lineSeparator());
@@ -96,7 +82,7 @@ class FerryCommandLineTest {
                       produce: {connection: local, queue: out}
                   management: {address: 0.0.0.0, user: "${FERRY_CLI_TEST_UNSET_USER:}", password: "${FERRY_CLI_TEST_UNSET_PASSWORD:}"}
                 """);
-        Result result = run("run", "-c", file.toString());
+        CommandRun result = run("run", "-c", file.toString());
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.err()).isEqualTo("ferry run: " + file + ": ferry.management.user: required when ferry.management.address"
                 + " (0.0.0.0) is not a loopback address; set FERRY_MANAGEMENT_USER and FERRY_MANAGEMENT_PASSWORD"
@@ -119,7 +105,7 @@ class FerryCommandLineTest {
             """)
     void badPerfOptionsAreOneLineAndExitCodeTwo(String option, String message) {
         // A peer case needs peers.jar; with --peers-jar pointing nowhere, --peers says so.
-        Result result = option.startsWith("--peers-jar")
+        CommandRun result = option.startsWith("--peers-jar")
                 ? run("perf", option, "--peers", "--config-dir", io.ferry.broker.testing.ProjectDirectory.root().resolve("config").toString())
                 : run("perf", option);
         assertThat(result.exitCode()).isEqualTo(2);
@@ -128,7 +114,7 @@ class FerryCommandLineTest {
 
     @Test
     void aBrokerWithAMissingConfigurationSaysSo() {
-        Result result = run("broker", "--name", "local", "--config", dir.resolve("none.xml").toString(),
+        CommandRun result = run("broker", "--name", "local", "--config", dir.resolve("none.xml").toString(),
                 "--data", dir.resolve("data").toString());
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.err()).startsWith("ferry broker: broker configuration not found:");
@@ -136,7 +122,7 @@ class FerryCommandLineTest {
 
     @Test
     void anUnknownBrokerNameIsRefused() {
-        Result result = run("broker", "--name", "middle");
+        CommandRun result = run("broker", "--name", "middle");
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.err()).contains("Invalid value for option '--name'");
     }

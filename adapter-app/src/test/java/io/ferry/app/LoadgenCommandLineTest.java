@@ -2,9 +2,6 @@ package io.ferry.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -37,28 +34,13 @@ class LoadgenCommandLineTest {
         broker.close();
     }
 
-    private record Result(int exitCode, String out, String err) {
-    }
-
-    private static Result run(String... args) {
-        PrintStream savedOut = System.out;
-        PrintStream savedErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            int code = FerryMain.commandLine().execute(args);
-            return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(savedOut);
-            System.setErr(savedErr);
-        }
+    private static CommandRun run(String... args) {
+        return CommandRun.of(args);
     }
 
     @Test
     void aPayloadSizeOfZeroIsOneLineAndExitCodeTwo() {
-        Result result = run("loadgen", "send", "--url", broker.url(), "--size", "0");
+        CommandRun result = run("loadgen", "send", "--url", broker.url(), "--size", "0");
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.err()).isEqualTo("ferry loadgen: --size must be positive, got 0" + NL);
     }
@@ -83,11 +65,11 @@ class LoadgenCommandLineTest {
     @Test
     void anUnreachableBrokerIsOneLineAndExitCodeThree() {
         String url = "tcp://127.0.0.1:" + EmbeddedBroker.freePort();
-        Result send = run("loadgen", "send", "--url", url, "--messages", "5");
+        CommandRun send = run("loadgen", "send", "--url", url, "--messages", "5");
         assertThat(send.exitCode()).isEqualTo(3);
         assertThat(send.err()).isEqualTo("ferry loadgen: cannot connect to " + url + ": Connection refused" + NL);
 
-        Result receive = run("loadgen", "receive", "--url", url);
+        CommandRun receive = run("loadgen", "receive", "--url", url);
         assertThat(receive.exitCode()).isEqualTo(3);
         assertThat(receive.err()).isEqualTo("ferry loadgen: cannot connect to " + url + ": Connection refused" + NL);
     }
@@ -97,9 +79,9 @@ class LoadgenCommandLineTest {
         Path sendJson = dir.resolve("reports/send.json");
         Path receiveJson = dir.resolve("reports/receive.json");
 
-        Result send = run("loadgen", "send", "--url", broker.url(), "--queue", "cli", "--threads", "3", "--messages", "200",
+        CommandRun send = run("loadgen", "send", "--url", broker.url(), "--queue", "cli", "--threads", "3", "--messages", "200",
                 "--size", "100", "--run-id", "cli-run", "--password", "s3cret", "--json", sendJson.toString());
-        Result receive = run("loadgen", "receive", "--url", broker.url(), "--queue", "cli", "--run-id", "cli-run",
+        CommandRun receive = run("loadgen", "receive", "--url", broker.url(), "--queue", "cli", "--run-id", "cli-run",
                 "--expected", "200", "--idle-timeout", "2s", "--password", "s3cret", "--json", receiveJson.toString());
 
         assertThat(send.exitCode()).as(send.err()).isZero();
@@ -125,9 +107,9 @@ class LoadgenCommandLineTest {
 
     @Test
     void missingMessagesAreExitCodeOne() {
-        Result send = run("loadgen", "send", "--url", broker.url(), "--queue", "short", "--messages", "10", "--size", "10",
+        CommandRun send = run("loadgen", "send", "--url", broker.url(), "--queue", "short", "--messages", "10", "--size", "10",
                 "--run-id", "short-run", "--non-persistent");
-        Result receive = run("loadgen", "receive", "--url", broker.url(), "--queue", "short", "--run-id", "short-run",
+        CommandRun receive = run("loadgen", "receive", "--url", broker.url(), "--queue", "short", "--run-id", "short-run",
                 "--expected", "12", "--idle-timeout", "300ms");
 
         assertThat(send.exitCode()).as(send.err()).isZero();

@@ -2,9 +2,6 @@ package io.ferry.app.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -16,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import tools.jackson.databind.json.JsonMapper;
 
-import io.ferry.app.FerryMain;
+import io.ferry.app.CommandRun;
 import io.ferry.profiling.StatisticsJson;
 
 /** {@code ferry compare} over the three kinds of file Ferry writes statistics to. */
@@ -27,23 +24,8 @@ class CompareCommandTest {
     @TempDir
     Path dir;
 
-    private record Result(int exitCode, String out, String err) {
-    }
-
-    private Result run(String... args) {
-        PrintStream savedOut = System.out;
-        PrintStream savedErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            int code = FerryMain.commandLine().execute(args);
-            return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(savedOut);
-            System.setErr(savedErr);
-        }
+    private static CommandRun run(String... args) {
+        return CommandRun.of(args);
     }
 
     /** What ferry run --stats-file writes. */
@@ -76,7 +58,7 @@ class CompareCommandTest {
     void comparesAStatsFileWithTheProfilingEndpointsCumulativeFigures() throws Exception {
         Path before = statsFile(new Recordings().messages(1000, 40, 3, 20).record("Service(old)", 1000, 5));
         Path after = profilingFile(new Recordings().messages(2000, 20, 3, 30).record("Service(new)", 10, 7));
-        Result result = run("compare", before.toString(), after.toString());
+        CommandRun result = run("compare", before.toString(), after.toString());
 
         assertThat(result.err()).isEmpty();
         assertThat(result.exitCode()).isEqualTo(CompareCommand.EXIT_COMPARED);
@@ -99,7 +81,7 @@ class CompareCommandTest {
     void readsTheHealthChecksJsonToo() throws Exception {
         Path before = healthFile(new Recordings().messages(100, 40, 3, 20));
         Path after = statsFile(new Recordings().messages(100, 44, 3, 20));
-        Result result = run("compare", before.toString(), after.toString());
+        CommandRun result = run("compare", before.toString(), after.toString());
         assertThat(result.exitCode()).isZero();
         assertThat(result.out()).contains("(ferry health, ").containsPattern("  mean us +40\\.0 +44\\.0 +1\\.100");
     }
@@ -108,28 +90,28 @@ class CompareCommandTest {
     void unreadableOrUnknownFilesAreOneLineAndExitCodeTwo() throws Exception {
         Path good = statsFile(new Recordings().messages(10, 40, 3, 20));
         Path missing = dir.resolve("absent.json");
-        Result absent = run("compare", missing.toString(), good.toString());
+        CommandRun absent = run("compare", missing.toString(), good.toString());
         assertThat(absent.exitCode()).isEqualTo(CompareCommand.EXIT_BAD_INPUT);
         assertThat(absent.err()).isEqualTo("ferry compare: " + missing + ": no such file" + System.lineSeparator());
         assertThat(absent.out()).isEmpty();
 
         Path text = Files.writeString(dir.resolve("table.txt"), "Performance Statistics   10:00:00 - 10:00:10\n");
-        Result notJson = run("compare", good.toString(), text.toString());
+        CommandRun notJson = run("compare", good.toString(), text.toString());
         assertThat(notJson.exitCode()).isEqualTo(2);
         assertThat(notJson.err()).startsWith("ferry compare: " + text + ": not JSON (").hasLineCount(1);
 
         Path other = Files.writeString(dir.resolve("other.json"), "{\"status\":\"UP\"}");
-        Result unknown = run("compare", good.toString(), other.toString());
+        CommandRun unknown = run("compare", good.toString(), other.toString());
         assertThat(unknown.exitCode()).isEqualTo(2);
         assertThat(unknown.err()).isEqualTo("ferry compare: " + other + ": no Ferry statistics in it (expected the JSON of "
                 + "ferry run --stats-file, /actuator/profiling or ferry health --json)" + System.lineSeparator());
 
         Path broken = Files.writeString(dir.resolve("broken.json"), "{\"tags\":[{\"tag\":\"x\",\"count\":\"many\"}]}");
-        Result unreadable = run("compare", good.toString(), broken.toString());
+        CommandRun unreadable = run("compare", good.toString(), broken.toString());
         assertThat(unreadable.exitCode()).isEqualTo(2);
         assertThat(unreadable.err()).startsWith("ferry compare: " + broken + ": unreadable statistics (").hasLineCount(1);
 
-        Result oneFile = run("compare", good.toString());
+        CommandRun oneFile = run("compare", good.toString());
         assertThat(oneFile.exitCode()).isEqualTo(2);
         assertThat(oneFile.err()).startsWith("ferry compare: Missing required parameter: 'AFTER'").hasLineCount(1);
     }

@@ -3,9 +3,6 @@ package io.ferry.app.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import tools.jackson.databind.json.JsonMapper;
 
-import io.ferry.app.FerryMain;
+import io.ferry.app.CommandRun;
 import io.ferry.app.process.ChildProcess;
 import io.ferry.app.process.FerryProcesses;
 import io.ferry.broker.testing.TestBroker;
@@ -71,24 +68,11 @@ class HealthCheckLiveTest {
 
     private Check check(ChildProcess adapter, String sample) throws Exception {
         Path json = dir.resolve(adapter.name() + "-health.json");
-        PrintStream savedOut = System.out;
-        PrintStream savedErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            code = FerryMain.commandLine().execute("health", "--url", managementUrl(adapter), "--sample", sample,
-                    "--json", json.toString(), "--html", dir.resolve(adapter.name() + "-health.html").toString());
-        } finally {
-            System.setOut(savedOut);
-            System.setErr(savedErr);
-        }
-        String printed = out.toString(StandardCharsets.UTF_8);
-        savedOut.println(printed);
+        CommandRun run = CommandRun.of("health", "--url", managementUrl(adapter), "--sample", sample,
+                "--json", json.toString(), "--html", dir.resolve(adapter.name() + "-health.html").toString());
+        System.out.println(run.out());
         HealthReport report = Files.exists(json) ? JSON.readValue(Files.readString(json), HealthReport.class) : null;
-        return new Check(code, printed, err.toString(StandardCharsets.UTF_8), report);
+        return new Check(run.exitCode(), run.out(), run.err(), report);
     }
 
     private static List<String> ids(Check check) {

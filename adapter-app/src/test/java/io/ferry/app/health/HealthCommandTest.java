@@ -2,9 +2,7 @@ package io.ferry.app.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import tools.jackson.databind.json.JsonMapper;
 
-import io.ferry.app.FerryMain;
+import io.ferry.app.CommandRun;
 import io.ferry.broker.EmbeddedBroker;
 import io.ferry.profiling.PercentileTableFormatter;
 import io.ferry.profiling.PerfTableFormatter;
@@ -38,9 +36,6 @@ class HealthCommandTest {
     private HttpServer server;
     private final Map<String, String> answers = new ConcurrentHashMap<>();
 
-    private record Result(int exitCode, String out, String err) {
-    }
-
     @AfterEach
     void stopServer() {
         if (server != null) {
@@ -48,20 +43,8 @@ class HealthCommandTest {
         }
     }
 
-    private Result run(String... args) {
-        PrintStream savedOut = System.out;
-        PrintStream savedErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            int code = FerryMain.commandLine().execute(args);
-            return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(savedOut);
-            System.setErr(savedErr);
-        }
+    private static CommandRun run(String... args) {
+        return CommandRun.of(args);
     }
 
     /** Serves {@link #answers} by path; 404 for anything else; 401 without the expected authorization. */
@@ -120,7 +103,7 @@ class HealthCommandTest {
         String url = serve(null);
         Path json = dir.resolve("out/health.json");
         Path html = dir.resolve("out/health.html");
-        Result result = run("health", "--url", url, "--sample", "500ms", "--json", json.toString(), "--html", html.toString());
+        CommandRun result = run("health", "--url", url, "--sample", "500ms", "--json", json.toString(), "--html", html.toString());
 
         assertThat(result.err()).isEmpty();
         assertThat(result.exitCode()).isEqualTo(HealthCommand.EXIT_FINDINGS);
@@ -155,7 +138,7 @@ class HealthCommandTest {
                 {"name":"ferry.workflow.workers","measurements":[{"statistic":"VALUE","value":4.0}],
                  "availableTags":[{"tag":"channel","values":["orders"]}]}""");
         Path json = dir.resolve("health.json");
-        Result result = run("health", "--url", serve(null), "--sample", "300ms", "--json", json.toString());
+        CommandRun result = run("health", "--url", serve(null), "--sample", "300ms", "--json", json.toString());
         assertThat(result.err()).isEmpty();
         HealthReport report = JsonMapper.builder().build().readValue(Files.readString(json), HealthReport.class);
         assertThat(report.channels()).singleElement().satisfies(c -> {
@@ -172,7 +155,7 @@ class HealthCommandTest {
         answers.put("/actuator/profiling", "{\"cumulative\":" + JsonMapper.builder().build().writeValueAsString(quiet.figures())
                 + ",\"lastSlice\":null}");
         answers.remove("/actuator/profiling/cumulative");
-        Result result = run("health", "--url", serve(null), "--sample", "300ms");
+        CommandRun result = run("health", "--url", serve(null), "--sample", "300ms");
         assertThat(result.err()).isEmpty();
         assertThat(result.out()).contains("Findings: none.");
         assertThat(result.exitCode()).isEqualTo(HealthCommand.EXIT_HEALTHY);
@@ -184,7 +167,7 @@ class HealthCommandTest {
         // Any variable that is set will do as the password's source; HOME is set wherever tests run.
         String password = System.getenv("HOME");
         String url = serve("Basic " + Base64.getEncoder().encodeToString(("ops:" + password).getBytes(StandardCharsets.UTF_8)));
-        Result result = run("health", "--url", url, "--sample", "300ms", "--user", "ops", "--password-env", "HOME");
+        CommandRun result = run("health", "--url", url, "--sample", "300ms", "--user", "ops", "--password-env", "HOME");
         assertThat(result.err()).isEmpty();
         assertThat(result.out()).contains("[events]").doesNotContain(password);
     }
@@ -193,11 +176,11 @@ class HealthCommandTest {
     void aMissingOrWrongPasswordIsA401OnOneLine() throws Exception {
         ferryAnswers();
         String url = serve("Basic nobody");
-        Result without = run("health", "--url", url, "--sample", "300ms");
+        CommandRun without = run("health", "--url", url, "--sample", "300ms");
         assertThat(without.exitCode()).isEqualTo(HealthCommand.EXIT_UNREACHABLE);
         assertThat(without.err()).isEqualTo("ferry health: " + url + ": 401 Unauthorized: the adapter wants a user and password "
                 + "(--user, --password-env)" + System.lineSeparator());
-        Result wrong = run("health", "--url", url, "--sample", "300ms", "--user", "ops", "--password-env", "HOME");
+        CommandRun wrong = run("health", "--url", url, "--sample", "300ms", "--user", "ops", "--password-env", "HOME");
         assertThat(wrong.err()).isEqualTo("ferry health: " + url + ": 401 Unauthorized: the adapter refused this user and password"
                 + System.lineSeparator());
     }
@@ -205,7 +188,7 @@ class HealthCommandTest {
     @Test
     void anUnreachableUrlIsOneLineAndExitCodeThree() {
         String url = "http://127.0.0.1:" + EmbeddedBroker.freePort();
-        Result result = run("health", "--url", url, "--sample", "300ms");
+        CommandRun result = run("health", "--url", url, "--sample", "300ms");
         assertThat(result.exitCode()).isEqualTo(HealthCommand.EXIT_UNREACHABLE);
         assertThat(result.err()).startsWith("ferry health: cannot reach " + url + ": connection refused").hasLineCount(1);
     }
@@ -213,7 +196,7 @@ class HealthCommandTest {
     @Test
     void aServerThatIsNotFerryIsOneLineAndExitCodeThree() throws Exception {
         String url = serve(null);
-        Result nothing = run("health", "--url", url, "--sample", "300ms");
+        CommandRun nothing = run("health", "--url", url, "--sample", "300ms");
         assertThat(nothing.exitCode()).isEqualTo(HealthCommand.EXIT_UNREACHABLE);
         assertThat(nothing.err()).isEqualTo("ferry health: " + url + "/actuator/profiling: not a Ferry management endpoint "
                 + "(it answers 404 Not Found); give the adapter's management URL, e.g. http://127.0.0.1:8091" + System.lineSeparator());
@@ -226,19 +209,19 @@ class HealthCommandTest {
 
     @Test
     void badOptionsAreOneLineAndExitCodeTwo() {
-        Result scheme = run("health", "--url", "ftp://host:1");
+        CommandRun scheme = run("health", "--url", "ftp://host:1");
         assertThat(scheme.exitCode()).isEqualTo(HealthCommand.EXIT_BAD_INPUT);
         assertThat(scheme.err()).isEqualTo("ferry health: --url ftp://host:1: write it like http://127.0.0.1:8091" + System.lineSeparator());
 
-        Result sample = run("health", "--url", "http://127.0.0.1:1", "--sample", "soon");
+        CommandRun sample = run("health", "--url", "http://127.0.0.1:1", "--sample", "soon");
         assertThat(sample.exitCode()).isEqualTo(HealthCommand.EXIT_BAD_INPUT);
         assertThat(sample.err()).startsWith("ferry health: ").contains("'soon' is not a duration").hasLineCount(1);
 
-        Result noUrl = run("health");
+        CommandRun noUrl = run("health");
         assertThat(noUrl.exitCode()).isEqualTo(HealthCommand.EXIT_BAD_INPUT);
         assertThat(noUrl.err()).startsWith("ferry health: Missing required option: '--url").hasLineCount(1);
 
-        Result noPassword = run("health", "--url", "http://127.0.0.1:1", "--user", "ops", "--password-env", "FERRY_TEST_UNSET_VARIABLE");
+        CommandRun noPassword = run("health", "--url", "http://127.0.0.1:1", "--user", "ops", "--password-env", "FERRY_TEST_UNSET_VARIABLE");
         assertThat(noPassword.exitCode()).isEqualTo(HealthCommand.EXIT_BAD_INPUT);
         assertThat(noPassword.err()).isEqualTo("ferry health: --user ops needs the password in $FERRY_TEST_UNSET_VARIABLE "
                 + "(or name another variable with --password-env)" + System.lineSeparator());
