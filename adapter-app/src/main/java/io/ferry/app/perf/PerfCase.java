@@ -83,6 +83,11 @@ record PerfCase(Kind kind, String workflow, boolean sendEvents, int poolSize, in
         return new PerfCase(kind, workflow, sendEvents, size, batchSize, peerName, peerArguments);
     }
 
+    /** The kind as reports name it: no-bridge, core-bridge, peer, ferry. */
+    String kindName() {
+        return kind.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
     boolean isFerry() {
         return kind == Kind.FERRY;
     }

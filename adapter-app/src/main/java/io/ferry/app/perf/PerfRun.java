@@ -162,7 +162,7 @@ final class PerfRun {
         PerfReport.Endpoint endToEnd = load(perfCase, receiveUrl, settings.messages(), persistent, settings.rate(), "measured");
         Duration cpuAfter = bridge == null ? Duration.ZERO : bridge.cpuTime();
         if (bridge == null) {
-            return new PerfReport.CaseResult(name, perfCase.kind().name().toLowerCase(Locale.ROOT).replace('_', '-'), delivery, run,
+            return new PerfReport.CaseResult(name, perfCase.kindName(), delivery, run,
                     endToEnd, fixedRate, null, "", 0, 0, -1, -1);
         }
         double peakRss = bridge.peakRssMiB();
@@ -185,7 +185,7 @@ final class PerfRun {
         double cpuCores = cpuSeconds < 0 || measuredSeconds == 0 ? -1 : cpuSeconds / measuredSeconds;
         out.printf(Locale.ROOT, "%s: ready in %.1f s, peak RSS %.0f MiB, %.1f s CPU for the measured messages (%.2f cores)%n",
                 perfCase.isFerry() ? "adapter" : "bridge", startup.toMillis() / 1000.0, peakRss, cpuSeconds, cpuCores);
-        return new PerfReport.CaseResult(name, perfCase.kind().name().toLowerCase(Locale.ROOT).replace('_', '-'), delivery, run,
+        return new PerfReport.CaseResult(name, perfCase.kindName(), delivery, run,
                 endToEnd, fixedRate, figures, tables, startup.toMillis() / 1000.0, peakRss, cpuSeconds, cpuCores);
     }
 
@@ -199,7 +199,7 @@ final class PerfRun {
                         "run", "--config", config.toString(), "--stats-file", stats.toString(), "--warmup", Integer.toString(forgottenMessages)));
             }
             case PEER -> {
-                List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+                List<String> command = new ArrayList<>(List.of(FerryProcesses.java()));
                 command.addAll(BRIDGE_JVM);
                 command.addAll(List.of("-jar", settings.peersJar().toString(), "bridge"));
                 command.addAll(perfCase.peerArguments());

@@ -62,7 +62,7 @@ final class PerfSummary {
             overheadP50 = median(runs, r -> tag(r, workflowTag).p50Us() - tag(r, PRODUCE_TAG).p50Us());
             event = median(runs, r -> tag(r, perfCase.eventTag()).meanUs());
         }
-        return new PerfReport.Summary(perfCase.name(), perfCase.kind().name().toLowerCase(Locale.ROOT).replace('_', '-'), delivery,
+        return new PerfReport.Summary(perfCase.name(), perfCase.kindName(), delivery,
                 median, throughputs.get(0), throughputs.get(throughputs.size() - 1),
                 median(runs, r -> r.endToEnd().latencyP50Ms()), median(runs, r -> r.endToEnd().latencyP99Ms()),
                 median(runs, r -> r.endToEnd().latencyMaxMs()),

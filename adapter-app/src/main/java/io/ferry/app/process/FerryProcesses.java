@@ -23,8 +23,13 @@ public final class FerryProcesses {
     /** The line `ferry run` logs once a channel has started. */
     public static final Pattern ADAPTER_READY = Pattern.compile("channel \\S+ started");
 
-    private final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    private final String java = java();
     private final String classPath = System.getProperty("java.class.path");
+
+    /** The java launcher of this JVM: every child process runs on the same Java. */
+    public static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
 
     public List<String> command(List<String> jvmOptions, String... ferryArguments) {
         List<String> command = new ArrayList<>();
