@@ -101,12 +101,12 @@ public final class TimingRegistry {
         return Optional.ofNullable(lastSlice);
     }
 
-    /** Forgets every figure (tags stay known) and starts counting afresh, cumulatively and per slice. */
     /** How often {@link #reset()} ran: lets a reader that keeps a snapshot for a moment see that it is stale. */
     public synchronized long resets() {
         return resets;
     }
 
+    /** Forgets every figure (tags stay known) and starts counting afresh, cumulatively and per slice. */
     public synchronized void reset() {
         resets++;
         drainAll();
