@@ -19,6 +19,13 @@ import org.slf4j.LoggerFactory;
 public final class SharedConnection implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SharedConnection.class);
+    /**
+     * Unless the URL sets it: the bytes a producer may send before the broker grants more. Artemis's
+     * default, 64 KiB, is about 20 messages of 3 KB, so a batch of 100 stopped several times for
+     * credits, a round trip each (produce averaged 60-75 us against 12 us with 1 MiB, in the perf run).
+     */
+    static final int PRODUCER_WINDOW_BYTES = 1024 * 1024;
+    static final String PRODUCER_WINDOW_OPTION = "producerWindowSize";
 
     /** What health checks see; changed under this object's lock, read without it. */
     public enum State {
@@ -60,10 +67,18 @@ public final class SharedConnection implements AutoCloseable {
     public SharedConnection(ConnectionSettings settings) {
         this.settings = settings;
         this.factory = new ActiveMQConnectionFactory(settings.url(), settings.user(), settings.password());
+        if (!settings.url().contains(PRODUCER_WINDOW_OPTION + "=")) {
+            factory.setProducerWindowSize(PRODUCER_WINDOW_BYTES);
+        }
     }
 
     public ConnectionSettings settings() {
         return settings;
+    }
+
+    /** The bytes a producer on this connection may send before it waits for the broker's credits. */
+    int producerWindowSize() {
+        return factory.getProducerWindowSize();
     }
 
     public State state() {
