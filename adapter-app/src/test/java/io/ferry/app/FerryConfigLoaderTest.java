@@ -68,6 +68,7 @@ class FerryConfigLoaderTest {
         assertThat(channel.workflow().maxAttempts()).isEqualTo(3);
         assertThat(channel.workflow().batchSize()).isEqualTo(100);
         assertThat(channel.workflow().batchTime()).isEqualTo(Duration.ofMillis(50));
+        assertThat(channel.workflow().batchLinger()).isZero();
         assertThat(channel.workflow().services()).isEmpty();
         assertThat(channel.errorQueue()).isEqualTo("ferry.errors");
         assertThat(properties.events().connection()).isEqualTo("local");
@@ -98,6 +99,8 @@ class FerryConfigLoaderTest {
             unknown events connection | 'channels:'                               | 'events: {connection: nowhere}\\n  channels:' | ferry.events.connection: unknown connection 'nowhere'
             max attempts zero       | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {max-attempts: 0}' | ferry.channels[0].workflow.max-attempts: must be greater than or equal to 1
             negative batch size     | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-size: -5}' | ferry.channels[0].workflow.batch-size: must be greater than or equal to 1
+            negative batch time     | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-time: -5ms}' | ferry.channels[0].workflow.batch-time: must not be negative
+            negative batch linger   | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-linger: -1ms}' | ferry.channels[0].workflow.batch-linger: must not be negative
             management port too big | 'channels:'                               | 'management: {port: 70000}\\n  channels:' | port: must be less than or equal to 65535
             management open beyond loopback | 'channels:'                       | 'management: {address: 0.0.0.0}\\n  channels:' | ferry.management.user: required when ferry.management.address (0.0.0.0) is not a loopback address
             management user without password | 'channels:'                      | 'management: {user: operator}\\n  channels:' | ferry.management.password: missing

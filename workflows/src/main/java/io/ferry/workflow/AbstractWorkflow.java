@@ -1,7 +1,6 @@
 package io.ferry.workflow;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.slf4j.Logger;
@@ -21,12 +20,15 @@ import io.ferry.profiling.ProfiledComponent;
 
 /**
  * What every workflow does with a message: services in order, produce, lifecycle event. Subclasses
- * choose how many workers run it and time it under their own tags, {@code <Workflow>(<id>)} and
- * {@code <Workflow>.sendMessageLifecycleEvent()}.
+ * choose how many threads handle messages and time it under their own tags, {@code <Workflow>(<id>)}
+ * and {@code <Workflow>.sendMessageLifecycleEvent()}.
  *
- * <p>Acknowledgement: every worker opens its own consumer, so its own JMS session, and acknowledges
- * only in that session after its own produce returned. No worker can acknowledge a message another
- * worker still holds (a CLIENT_ACKNOWLEDGE session shared by workers would).
+ * <p>Acknowledgement: one {@link Worker} moves the messages, with its own consumer and producer
+ * sessions, in batched transactions. With more than one handler thread, a batch's messages are
+ * handled in parallel ({@link HandlerPool}), and the worker commits the batch only once every one of
+ * them has been handled and produced: no thread holds a message its batch's acknowledgement covers
+ * (a CLIENT_ACKNOWLEDGE session shared by workers would acknowledge such messages). One transaction
+ * pair per batch, rather than one per thread, is also what keeps the brokers' work per message low.
  */
 public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
 
@@ -37,18 +39,22 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
     private final WorkflowSettings settings;
     private final List<ProfiledService> services;
     private final LifecycleEventSink events;
-    private final List<Worker> workers = new ArrayList<>();
-    private final List<Thread> threads = new ArrayList<>();
+    private final int handlers;
+    /** Null with one handler thread. */
+    private final HandlerPool pool;
+    private final Worker worker;
     private final DeliveryCounts counts = new DeliveryCounts();
+    private Thread thread;
     private boolean started;
 
     /**
-     * @param events where lifecycle events go; unused (and may be null) when the settings say not to send them
+     * @param events   where lifecycle events go; unused (and may be null) when the settings say not to send them
+     * @param handlers how many threads handle a batch's messages at once: 1 handles them in turn on the worker's thread
      */
     protected AbstractWorkflow(WorkflowSettings settings, List<Service> services, MessageEndpoints endpoints,
-                               LifecycleEventSink events, int workerCount) {
-        if (workerCount < 1) {
-            throw new IllegalArgumentException("a workflow needs at least one worker, was " + workerCount);
+                               LifecycleEventSink events, int handlers) {
+        if (handlers < 1) {
+            throw new IllegalArgumentException("a workflow needs at least one worker, was " + handlers);
         }
         if (settings.sendEvents() && events == null) {
             throw new IllegalArgumentException("workflow " + settings.id() + " sends events but has nowhere to send them");
@@ -56,9 +62,9 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
         this.settings = settings;
         this.services = services.stream().map(ProfiledService::new).toList();
         this.events = events;
-        for (int i = 0; i < workerCount; i++) {
-            workers.add(new Worker(settings.id() + "-" + i, endpoints, this::onMessage, settings, counts));
-        }
+        this.handlers = handlers;
+        this.pool = handlers == 1 ? null : new HandlerPool("ferry-" + settings.id(), handlers);
+        this.worker = new Worker(settings.id(), endpoints, this::onMessage, settings, counts, pool);
     }
 
     @Override
@@ -71,8 +77,9 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
         return settings.id();
     }
 
+    /** The threads that handle messages (the pool size of a pooling workflow). */
     public int workerCount() {
-        return workers.size();
+        return handlers;
     }
 
     /** Messages delivered and rejected since this workflow was created. */
@@ -80,20 +87,17 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
         return counts;
     }
 
-    /** Workers inside a batch right now (no lock: a moment's view). */
+    /**
+     * Threads busy right now (no lock: a moment's view): the worker's own while it is inside a batch,
+     * and the pool's others while they handle messages.
+     */
     public int busyWorkers() {
-        int busy = 0;
-        for (Worker worker : workers) {
-            if (worker.busy()) {
-                busy++;
-            }
-        }
-        return busy;
+        return (worker.busy() ? 1 : 0) + (pool == null ? 0 : pool.busyHelpers());
     }
 
-    /** Workers still running: fewer than {@link #workerCount()} once some gave up reaching a broker. */
+    /** {@link #workerCount()} while the workflow runs; 0 once stopped, or once its worker gave up reaching a broker. */
     public synchronized int runningWorkers() {
-        return (int) threads.stream().filter(Thread::isAlive).count();
+        return thread != null && thread.isAlive() ? handlers : 0;
     }
 
     /** Handles one message; subclasses time it and call {@link #process}. */
@@ -135,35 +139,31 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
             throw new IllegalStateException("workflow " + id() + " was already started");
         }
         started = true;
-        for (int i = 0; i < workers.size(); i++) {
-            Thread thread = new Thread(workers.get(i), "ferry-" + id() + "-" + i);
-            threads.add(thread);
-            thread.start();
-        }
+        thread = new Thread(worker, "ferry-" + id() + "-0");
+        thread.start();
         LOG.info("workflow {} started ({}, {} worker(s), {} service(s), events {})", id(), getClass().getSimpleName(),
-                workers.size(), services.size(), settings.sendEvents() ? "on" : "off");
+                handlers, services.size(), settings.sendEvents() ? "on" : "off");
     }
 
     @Override
     public synchronized void stop(Duration drainTimeout) {
-        if (threads.isEmpty()) {
+        if (thread == null) {
             return;
         }
-        workers.forEach(Worker::requestStop);
-        long deadline = System.nanoTime() + drainTimeout.toNanos();
+        worker.requestStop();
         try {
-            for (int i = 0; i < workers.size(); i++) {
-                Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-                if (!workers.get(i).awaitStopped(left)) {
-                    LOG.warn("workflow {} worker {} did not finish within {}; its unacknowledged message returns to the source",
-                            id(), i, drainTimeout);
-                    threads.get(i).interrupt();
-                }
+            if (!worker.awaitStopped(drainTimeout)) {
+                LOG.warn("workflow {} did not finish its batch within {}; its unacknowledged messages return to the source",
+                        id(), drainTimeout);
+                thread.interrupt();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        threads.clear();
+        if (pool != null) {
+            pool.close();
+        }
+        thread = null;
         closeServices();
         LOG.info("workflow {} stopped", id());
     }

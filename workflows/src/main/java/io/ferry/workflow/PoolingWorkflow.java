@@ -14,9 +14,13 @@ import io.ferry.core.event.LifecycleEventSink;
 import io.ferry.core.event.MessageLifecycleEvent;
 
 /**
- * N workers handle messages in parallel, services and produce alike: each worker has its own
- * consumer and producer sessions, so nothing is serialised behind a shared producer and no worker
- * acknowledges another's message. Profiled as {@code PoolingWorkflow(<id>)}.
+ * A pool of N threads handles each batch's messages in parallel (services, produce, lifecycle event),
+ * for services that take time (a lookup, a transformation). Messages are received and delivered in
+ * batched transactions by one worker, as in {@link StandardWorkflow}, which commits a batch only
+ * once all of its messages have been handled: so the pool adds parallel services, not transactions.
+ * (Pooled workers with sessions of their own would each commit their own small batches: measured
+ * with 10 of them and no services, about 1.5 commit pairs per message, against 0.06 with one worker.)
+ * Profiled as {@code PoolingWorkflow(<id>)}.
  */
 public final class PoolingWorkflow extends AbstractWorkflow {
 

@@ -13,45 +13,62 @@ import io.ferry.core.Backoff;
  * @param maxAttempts    how often a rejected message is tried before it goes to the error destination
  * @param batchSize      at most this many messages per transaction
  * @param batchTime      a batch closes after this long even if messages keep coming
+ * @param batchLinger    how long a batch that already holds {@value #LINGER_FROM} messages waits for the next
+ *                       one before it closes (0: it closes as soon as none is waiting)
  * @param receiveTimeout bounds each receive, and so how fast a stop is noticed
  * @param reconnect      paces attempts to reach a broker that is down
  */
 public record WorkflowSettings(String channelId, String id, boolean sendEvents, int maxAttempts, int batchSize,
-                               Duration batchTime, Duration receiveTimeout, Backoff reconnect) {
+                               Duration batchTime, Duration batchLinger, Duration receiveTimeout, Backoff reconnect) {
 
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
     public static final int DEFAULT_BATCH_SIZE = 100;
     public static final Duration DEFAULT_BATCH_TIME = Duration.ofMillis(50);
+    /** Off: a batch closes as soon as no message is waiting (a linger buys fuller batches with latency). */
+    public static final Duration DEFAULT_BATCH_LINGER = Duration.ZERO;
+    /**
+     * A batch lingers only once it holds this many messages: then they arrive faster than a batch
+     * commits, and a fuller batch costs both brokers less per message; a smaller batch (any batch at
+     * low rates) closes as soon as no message is waiting.
+     */
+    public static final int LINGER_FROM = 10;
 
     public WorkflowSettings {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("max attempts must be at least 1, was " + maxAttempts);
         }
-        if (batchSize < 1 || batchTime.isNegative()) {
-            throw new IllegalArgumentException("batch size must be at least 1 and batch time not negative, was "
-                    + batchSize + " and " + batchTime);
+        if (batchSize < 1 || batchTime.isNegative() || batchLinger.isNegative()) {
+            throw new IllegalArgumentException("batch size must be at least 1, batch time and linger not negative, was "
+                    + batchSize + ", " + batchTime + " and " + batchLinger);
         }
     }
 
-    /** Defaults for everything but the ids: events on, 3 attempts, batches of up to 100 or 50 ms, 200 ms receive timeout. */
+    /**
+     * Defaults for everything but the ids: events on, 3 attempts, batches of up to 100 or 50 ms that close
+     * as soon as no message is waiting, 200 ms receive timeout.
+     */
     public static WorkflowSettings of(String channelId, String id) {
         return new WorkflowSettings(channelId, id, true, DEFAULT_MAX_ATTEMPTS, DEFAULT_BATCH_SIZE, DEFAULT_BATCH_TIME,
-                Duration.ofMillis(200), Backoff.DEFAULT);
+                DEFAULT_BATCH_LINGER, Duration.ofMillis(200), Backoff.DEFAULT);
     }
 
     public WorkflowSettings withSendEvents(boolean send) {
-        return new WorkflowSettings(channelId, id, send, maxAttempts, batchSize, batchTime, receiveTimeout, reconnect);
+        return new WorkflowSettings(channelId, id, send, maxAttempts, batchSize, batchTime, batchLinger, receiveTimeout, reconnect);
     }
 
     public WorkflowSettings withMaxAttempts(int attempts) {
-        return new WorkflowSettings(channelId, id, sendEvents, attempts, batchSize, batchTime, receiveTimeout, reconnect);
+        return new WorkflowSettings(channelId, id, sendEvents, attempts, batchSize, batchTime, batchLinger, receiveTimeout, reconnect);
     }
 
     public WorkflowSettings withReconnect(Backoff backoff) {
-        return new WorkflowSettings(channelId, id, sendEvents, maxAttempts, batchSize, batchTime, receiveTimeout, backoff);
+        return new WorkflowSettings(channelId, id, sendEvents, maxAttempts, batchSize, batchTime, batchLinger, receiveTimeout, backoff);
     }
 
     public WorkflowSettings withBatch(int size, Duration time) {
-        return new WorkflowSettings(channelId, id, sendEvents, maxAttempts, size, time, receiveTimeout, reconnect);
+        return new WorkflowSettings(channelId, id, sendEvents, maxAttempts, size, time, batchLinger, receiveTimeout, reconnect);
+    }
+
+    public WorkflowSettings withBatchLinger(Duration linger) {
+        return new WorkflowSettings(channelId, id, sendEvents, maxAttempts, batchSize, batchTime, linger, receiveTimeout, reconnect);
     }
 }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Message;
@@ -48,7 +49,14 @@ class PoolingWorkflowTest {
         int count = 10_000;
         bridge.sendNumbered(count);
         Set<String> workerThreads = ConcurrentHashMap.newKeySet();
-        Service recordThread = BridgeFixture.service("record-thread", message -> workerThreads.add(Thread.currentThread().getName()));
+        Set<Integer> consumersSeen = ConcurrentHashMap.newKeySet();
+        AtomicInteger handled = new AtomicInteger();
+        Service recordThread = BridgeFixture.service("record-thread", message -> {
+            workerThreads.add(Thread.currentThread().getName());
+            if (handled.incrementAndGet() % 100 == 0) {
+                consumersSeen.add(bridge.local.consumerCount(IN)); // while messages are being handled
+            }
+        });
 
         bridge.start(new PoolingWorkflow(WorkflowSettings.of("pool-channel", "pool-8"), 8, List.of(recordThread),
                 bridge.endpoints(), bridge.events(bridge.local, "ferry.events")));
@@ -65,6 +73,7 @@ class PoolingWorkflowTest {
         }
         assertThat(bridge.local.messageCount(ERRORS)).isZero();
         assertThat(workerThreads).as("messages were handled by several workers in parallel").hasSizeGreaterThan(1);
+        assertThat(consumersSeen).as("one consumer, so one transaction pair per batch, whatever the pool size").containsOnly(1);
 
         StatisticsSnapshot stats = TimingRegistry.global().cumulative();
         assertThat(stats.tag("PtpProducer.produce()").count()).isEqualTo(count);

@@ -90,6 +90,21 @@ class StandardWorkflowBridgeTest {
     }
 
     @Test
+    void withABatchLingerEveryMessageArrivesOnceInBatches() throws Exception {
+        bridge.startRemote();
+        int count = 2_000;
+        bridge.sendNumbered(count);
+
+        bridge.start(new StandardWorkflow(WorkflowSettings.of("linger", "linger").withSendEvents(false)
+                .withBatchLinger(Duration.ofMillis(5)), List.of(), bridge.endpoints(), null));
+
+        awaitEachDeliveredOnce(count);
+        StatisticsSnapshot stats = TimingRegistry.global().cumulative();
+        assertThat(stats.tag("PtpProducer.produce()").count()).isEqualTo(count);
+        assertThat(stats.tag("PtpProducer.commit()").count()).as("transactions").isBetween((long) count / 100, (long) count / 10);
+    }
+
+    @Test
     void doesNotConsumeWhileTheRemoteBrokerIsDownAndDeliversOnceItIsUp() throws Exception {
         int count = 200;
         bridge.sendNumbered(count);
@@ -103,13 +118,7 @@ class StandardWorkflowBridgeTest {
         assertThat(TimingRegistry.global().cumulative().tag("PtpProducer.produce()").count()).isZero();
 
         bridge.startRemote();
-        await().atMost(Duration.ofSeconds(60)).until(() -> bridge.remote.messageCount("out") == count);
-        bridge.stopWorkflows();
-        await().atMost(Duration.ofSeconds(10)).until(() -> bridge.local.messageCount("in") == 0);
-
-        List<Message> received = bridge.drain(bridge.remote, "out");
-        assertThat(received).hasSize(count);
-        assertThat(BridgeFixture.sequences(received)).isEqualTo(BridgeFixture.range(0, count));
+        awaitEachDeliveredOnce(count);
     }
 
     @Test
@@ -123,6 +132,17 @@ class StandardWorkflowBridgeTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> workflow.runningWorkers() == 0);
         assertThat(bridge.local.messageCount("in")).isEqualTo(count);
         assertThat(bridge.local.consumerCount("in")).isZero();
+    }
+
+    /** Waits for {@code count} numbered messages on the target, stops, and checks that each arrived once and the source is empty. */
+    private void awaitEachDeliveredOnce(int count) throws Exception {
+        await().atMost(Duration.ofSeconds(60)).until(() -> bridge.remote.messageCount("out") == count);
+        bridge.stopWorkflows();
+        await().atMost(Duration.ofSeconds(10)).until(() -> bridge.local.messageCount("in") == 0);
+
+        List<Message> received = bridge.drain(bridge.remote, "out");
+        assertThat(received).hasSize(count);
+        assertThat(BridgeFixture.sequences(received)).isEqualTo(BridgeFixture.range(0, count));
     }
 
     /** Even numbers as bytes messages, odd ones as text messages, each with properties of several types. */

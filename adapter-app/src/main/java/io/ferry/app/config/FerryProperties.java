@@ -12,6 +12,7 @@ import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
@@ -25,6 +26,9 @@ public record FerryProperties(
         @Valid @DefaultValue Reconnect reconnect,
         @Valid @DefaultValue Profiling profiling,
         @Valid @DefaultValue Management management) {
+
+    /** What a negative duration's key is told. */
+    static final String NOT_NEGATIVE = "must not be negative";
 
     /**
      * How workers reach a broker that is down: waits of {@code initialInterval}, each next one
@@ -88,11 +92,12 @@ public record FerryProperties(
 
     /**
      * @param id            the workflow's id in profiling tags; defaults to the channel's id
-     * @param poolSize      workers of a pooling workflow (a standard workflow has one)
+     * @param poolSize      threads that handle a pooling workflow's messages in parallel (a standard workflow has one)
      * @param sendEvents    whether message lifecycle events are published
      * @param maxAttempts   how often a rejected message is tried before it goes to the error queue
      * @param batchSize     at most this many messages per transaction (1: one transaction per message)
      * @param batchTime     a batch closes after this long even while messages keep coming
+     * @param batchLinger   how long a batch that already holds 10 messages waits for the next one (0: not at all)
      * @param drainTimeout  how long stopping waits for in-flight messages
      */
     public record Workflow(
@@ -102,7 +107,8 @@ public record FerryProperties(
             @DefaultValue("true") boolean sendEvents,
             @DefaultValue("3") @Min(1) int maxAttempts,
             @DefaultValue("100") @Min(1) int batchSize,
-            @DefaultValue("50ms") Duration batchTime,
+            @DefaultValue("50ms") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration batchTime,
+            @DefaultValue("0ms") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration batchLinger,
             @DefaultValue("10s") Duration drainTimeout,
             @DefaultValue List<@Valid ServiceDefinition> services) {
     }

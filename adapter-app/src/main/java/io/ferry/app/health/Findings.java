@@ -25,8 +25,9 @@ final class Findings {
     static final double EVENTS_SHARE_OF_WORKFLOW = 0.02;
 
     /**
-     * A pool is saturated when on average this share of its workers was inside a batch during the
-     * sample: a worker is idle between batches only for moments, so 90% means there is never a free one.
+     * A pool is saturated when on average this share of its workers was busy during the sample (the
+     * worker that moves batches while inside one, the pool's other threads while handling a message):
+     * a thread is idle between messages only for moments, so 90% means there is never a free one.
      */
     static final double SATURATED_SHARE_OF_POOL = 0.9;
 

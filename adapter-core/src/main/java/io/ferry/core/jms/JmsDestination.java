@@ -10,10 +10,10 @@ import jakarta.jms.Session;
 /**
  * A queue or a topic, and for a consumed topic the subscription it is read through.
  *
- * <p>A topic is always consumed through a <em>shared</em> subscription (JMS 2): every worker of a
- * pooling workflow, and every adapter running the same channel, attaches to the one subscription
- * and they split its messages, as competing consumers of a queue do. A plain topic consumer per
- * worker would hand each message to every worker. A durable subscription keeps what is published
+ * <p>A topic is always consumed through a <em>shared</em> subscription (JMS 2): every adapter running
+ * the same channel attaches to the one subscription and they split its messages, as competing
+ * consumers of a queue do. A plain topic consumer per adapter would hand each message to every
+ * adapter. A durable subscription keeps what is published
  * while nobody is attached; a non-durable one exists only while a consumer is.
  *
  * @param name         the queue's or the topic's name

@@ -1,0 +1,173 @@
+package io.ferry.workflow;
+
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.ferry.core.FerryMessage;
+import io.ferry.core.MessageRejectedException;
+import io.ferry.core.ProduceException;
+import io.ferry.core.Producer;
+
+/**
+ * PoolingWorkflow's threads: the messages of one batch are handled (services, produce, lifecycle
+ * event) by up to {@code size} threads at once, the worker's own thread among them, and
+ * {@link #handleAll} returns only when all of them are done, so the worker commits a batch no thread
+ * still holds. The threads share the worker's producer one send at a time: a JMS session is
+ * single-threaded, and a send inside a transaction is quick next to a service.
+ *
+ * <p>A batch of one message is handled on the worker's thread alone: at low rates nothing waits for
+ * a hand-off.
+ */
+final class HandlerPool implements AutoCloseable {
+
+    private final int size;
+    /** {@code size - 1} threads; the worker's own thread is the last one. */
+    private final ExecutorService helpers;
+    private final AtomicInteger busyHelpers = new AtomicInteger();
+
+    HandlerPool(String name, int size) {
+        if (size < 2) {
+            throw new IllegalArgumentException("a pool has at least 2 threads, was " + size);
+        }
+        this.size = size;
+        AtomicInteger number = new AtomicInteger(1);
+        this.helpers = Executors.newFixedThreadPool(size - 1, task -> new Thread(task, name + "-" + number.getAndIncrement()));
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** Helper threads handling messages right now (the worker's own thread is not counted here). */
+    int busyHelpers() {
+        return busyHelpers.get();
+    }
+
+    /**
+     * Handles every message of the batch and returns when all are handled. The first failure (a
+     * rejection, a failed produce, a bug) stops the threads from taking further messages and is
+     * thrown here once none of them is still handling one.
+     */
+    void handleAll(List<FerryMessage> batch, Producer producer, MessageHandler handler) throws MessageRejectedException, ProduceException {
+        if (batch.size() == 1) {
+            handler.handle(batch.get(0), producer);
+            return;
+        }
+        int helping = Math.min(size, batch.size()) - 1;
+        Batch work = new Batch(batch, new OneSendAtATime(producer), handler, helping);
+        for (int i = 0; i < helping; i++) {
+            helpers.execute(work::help);
+        }
+        work.drain();
+        try {
+            work.helpersDone.await();
+        } catch (InterruptedException e) {
+            // Stopping took longer than the drain timeout: the batch is not committed and returns to the source.
+            Thread.currentThread().interrupt();
+            throw new MessageRejectedException("workflow", "interrupted while its batch was being handled", e);
+        }
+        work.rethrowFailure();
+    }
+
+    /** Stops the helper threads, interrupting any still handling a message. */
+    @Override
+    public void close() {
+        helpers.shutdownNow();
+        try {
+            helpers.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One batch being handled: threads take its messages in turn until none is left or one failed. */
+    private final class Batch {
+        private final List<FerryMessage> messages;
+        private final Producer producer;
+        private final MessageHandler handler;
+        private final AtomicInteger next = new AtomicInteger();
+        private final CountDownLatch helpersDone;
+        private volatile Throwable failure;
+
+        Batch(List<FerryMessage> messages, Producer producer, MessageHandler handler, int helping) {
+            this.messages = messages;
+            this.producer = producer;
+            this.handler = handler;
+            this.helpersDone = new CountDownLatch(helping);
+        }
+
+        void help() {
+            busyHelpers.incrementAndGet();
+            try {
+                drain();
+            } finally {
+                busyHelpers.decrementAndGet();
+                helpersDone.countDown();
+            }
+        }
+
+        void drain() {
+            int index;
+            while (failure == null && (index = next.getAndIncrement()) < messages.size()) {
+                try {
+                    handler.handle(messages.get(index), producer);
+                } catch (Exception | Error e) {
+                    synchronized (this) {
+                        if (failure == null) {
+                            failure = e;
+                        }
+                    }
+                }
+            }
+        }
+
+        void rethrowFailure() throws MessageRejectedException, ProduceException {
+            Throwable first = failure;
+            if (first instanceof MessageRejectedException rejected) {
+                throw rejected;
+            }
+            if (first instanceof ProduceException failed) {
+                throw failed;
+            }
+            if (first instanceof RuntimeException bug) {
+                throw bug;
+            }
+            if (first instanceof Error error) {
+                throw error;
+            }
+        }
+    }
+
+    /** The worker's producer as the pool's threads see it: one send at a time; committing stays with the worker. */
+    private static final class OneSendAtATime implements Producer {
+        private final Producer target;
+
+        OneSendAtATime(Producer target) {
+            this.target = target;
+        }
+
+        @Override
+        public synchronized void produce(FerryMessage message) throws ProduceException {
+            target.produce(message);
+        }
+
+        @Override
+        public void commit() {
+            throw new IllegalStateException("the worker commits a batch, not the threads handling its messages");
+        }
+
+        @Override
+        public void rollback() {
+            throw new IllegalStateException("the worker rolls a batch back, not the threads handling its messages");
+        }
+
+        @Override
+        public void close() {
+            throw new IllegalStateException("the worker closes its producer, not the threads handling its messages");
+        }
+    }
+}

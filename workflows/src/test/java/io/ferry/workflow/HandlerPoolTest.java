@@ -1,0 +1,154 @@
+package io.ferry.workflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.ferry.core.FerryMessage;
+import io.ferry.core.MessageRejectedException;
+import io.ferry.core.ProduceException;
+import io.ferry.core.Producer;
+
+class HandlerPoolTest {
+
+    private final HandlerPool pool = new HandlerPool("test-pool", 4);
+    private final CountingProducer producer = new CountingProducer();
+
+    @AfterEach
+    void close() {
+        pool.close();
+    }
+
+    @Test
+    void aBatchIsHandledByAllThreadsAtOnceAndEveryMessageIsDoneWhenItReturns() throws Exception {
+        // Each of the first four messages waits until four threads hold one: only parallel handling passes.
+        CyclicBarrier fourAtOnce = new CyclicBarrier(4);
+        Set<String> threads = ConcurrentHashMap.newKeySet();
+        AtomicInteger done = new AtomicInteger();
+        List<FerryMessage> batch = messages(40);
+
+        pool.handleAll(batch, producer, (message, p) -> {
+            threads.add(Thread.currentThread().getName());
+            if (Integer.parseInt(message.id()) < 4) {
+                await(fourAtOnce);
+            }
+            p.produce(message);
+            done.incrementAndGet();
+        });
+
+        assertThat(done).hasValue(40);
+        assertThat(producer.produced).hasValue(40);
+        assertThat(threads).hasSize(4).contains(Thread.currentThread().getName());
+        assertThat(pool.busyHelpers()).isZero();
+    }
+
+    @Test
+    void theThreadsSendOneAtATime() throws Exception {
+        pool.handleAll(messages(2_000), producer, (message, p) -> p.produce(message));
+
+        assertThat(producer.produced).hasValue(2_000);
+        assertThat(producer.mostAtOnce).hasValue(1);
+    }
+
+    @Test
+    void theFirstFailureIsThrownOnlyOnceNoThreadIsHandlingAMessage() {
+        AtomicInteger handling = new AtomicInteger();
+        AtomicInteger stillHandlingWhenThrown = new AtomicInteger(-1);
+
+        assertThatThrownBy(() -> {
+            try {
+                pool.handleAll(messages(400), producer, (message, p) -> {
+                    handling.incrementAndGet();
+                    try {
+                        if (message.id().equals("7")) {
+                            throw new MessageRejectedException("Service(check)", "message 7 is poison", null);
+                        }
+                        p.produce(message);
+                    } finally {
+                        handling.decrementAndGet();
+                    }
+                });
+            } finally {
+                stillHandlingWhenThrown.set(handling.get());
+            }
+        }).isInstanceOf(MessageRejectedException.class).hasMessageContaining("message 7 is poison");
+
+        assertThat(stillHandlingWhenThrown).hasValue(0);
+        assertThat(producer.produced.get()).as("threads stop taking messages after a failure").isLessThan(399);
+    }
+
+    @Test
+    void aFailedProduceAndABugAreThrownAsTheyAre() {
+        assertThatThrownBy(() -> pool.handleAll(messages(10), producer, (message, p) -> {
+            throw new ProduceException("target gone", null);
+        })).isInstanceOf(ProduceException.class).hasMessage("target gone");
+        assertThatThrownBy(() -> pool.handleAll(messages(10), producer, (message, p) -> {
+            throw new IllegalStateException("a bug");
+        })).isInstanceOf(IllegalStateException.class).hasMessage("a bug");
+    }
+
+    @Test
+    void aBatchOfOneIsHandledOnTheCallersThreadAndOnlyTheWorkerCommits() throws Exception {
+        Set<String> threads = ConcurrentHashMap.newKeySet();
+        pool.handleAll(messages(1), producer, (message, p) -> threads.add(Thread.currentThread().getName()));
+        assertThat(threads).containsExactly(Thread.currentThread().getName());
+
+        assertThatThrownBy(() -> pool.handleAll(messages(2), producer, (message, p) -> p.commit()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("the worker commits");
+        assertThat(producer.commits).hasValue(0);
+    }
+
+    private static List<FerryMessage> messages(int count) {
+        return IntStream.range(0, count)
+                .mapToObj(i -> new FerryMessage(Integer.toString(i), FerryMessage.PayloadType.BYTES, ("m" + i).getBytes(StandardCharsets.UTF_8)))
+                .toList();
+    }
+
+    private static void await(CyclicBarrier barrier) {
+        try {
+            barrier.await(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("four threads did not handle messages at once", e);
+        }
+    }
+
+    /** Counts sends, and the most sends that were ever in progress at once. */
+    private static final class CountingProducer implements Producer {
+        final AtomicInteger produced = new AtomicInteger();
+        final AtomicInteger commits = new AtomicInteger();
+        final AtomicInteger inProgress = new AtomicInteger();
+        final AtomicInteger mostAtOnce = new AtomicInteger();
+
+        @Override
+        public void produce(FerryMessage message) {
+            mostAtOnce.accumulateAndGet(inProgress.incrementAndGet(), Math::max);
+            Thread.yield(); // gives an overlapping send its chance to show
+            produced.incrementAndGet();
+            inProgress.decrementAndGet();
+        }
+
+        @Override
+        public void commit() {
+            commits.incrementAndGet();
+        }
+
+        @Override
+        public void rollback() {
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

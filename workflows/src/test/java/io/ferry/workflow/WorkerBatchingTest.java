@@ -1,0 +1,200 @@
+package io.ferry.workflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.ferry.core.Consumer;
+import io.ferry.core.FerryMessage;
+import io.ferry.core.MessageEndpoints;
+import io.ferry.core.Producer;
+import io.ferry.core.Rejection;
+
+/**
+ * How a worker closes its batches, against a scripted source: each message is either waiting
+ * already, or arrives only to a receive that waits. (Delivery itself is tested against real brokers.)
+ */
+class WorkerBatchingTest {
+
+    private static final Duration IDLE_RECEIVE = Duration.ofMillis(200);
+    private static final WorkflowSettings LINGERING = WorkflowSettings.of("c", "w").withBatchLinger(Duration.ofMillis(1));
+
+    @Test
+    void aSmallBatchClosesAsSoonAsNoMessageIsWaitingEvenWithALinger() throws Exception {
+        ScriptedSource source = new ScriptedSource().waiting(3).arrivingLater(1);
+
+        List<Integer> batches = run(source, LINGERING, 4);
+
+        assertThat(batches).containsExactly(3, 1);
+        assertThat(source.waits).as("only the idle receive waited").containsOnly(IDLE_RECEIVE.toMillis());
+    }
+
+    @Test
+    void aBatchOfTenWaitsUpToTheLingerForEachNextMessage() throws Exception {
+        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).arrivingLater(5);
+
+        List<Integer> batches = run(source, LINGERING, WorkflowSettings.LINGER_FROM + 5);
+
+        assertThat(batches).containsExactly(WorkflowSettings.LINGER_FROM + 5);
+        // Five waits that brought a message, and one that found nothing and closed the batch.
+        assertThat(source.waits.stream().filter(wait -> wait == 1L)).hasSize(6);
+    }
+
+    @Test
+    void byDefaultEvenAFullerBatchClosesAtOnce() throws Exception {
+        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).arrivingLater(2);
+
+        List<Integer> batches = run(source, WorkflowSettings.of("c", "w"), WorkflowSettings.LINGER_FROM + 2);
+
+        assertThat(batches).containsExactly(WorkflowSettings.LINGER_FROM, 1, 1);
+    }
+
+    @Test
+    void aLingeringBatchStillStopsAtItsSizeLimit() throws Exception {
+        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).arrivingLater(2).waiting(8);
+
+        List<Integer> batches = run(source, LINGERING.withBatch(12, Duration.ofSeconds(5)), 20);
+
+        assertThat(batches).containsExactly(12, 8);
+    }
+
+    /** Runs a worker until {@code messages} are committed; returns the size of each committed batch. */
+    private static List<Integer> run(ScriptedSource source, WorkflowSettings settings, int messages) throws Exception {
+        CountingTarget target = new CountingTarget();
+        Worker worker = new Worker("test", endpoints(source, target), (message, producer) -> producer.produce(message),
+                settings.withSendEvents(false), new DeliveryCounts(), null);
+        Thread thread = new Thread(worker, "worker-under-test");
+        thread.start();
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> target.committed() == messages);
+        } finally {
+            worker.requestStop();
+            assertThat(worker.awaitStopped(Duration.ofSeconds(10))).isTrue();
+        }
+        return target.batches();
+    }
+
+    private static MessageEndpoints endpoints(Consumer consumer, Producer producer) {
+        return new MessageEndpoints() {
+            @Override
+            public Consumer openConsumer() {
+                return consumer;
+            }
+
+            @Override
+            public Producer openProducer() {
+                return producer;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** Messages that are waiting already (receiveNow hands them out) or that a receive must wait for. */
+    private static final class ScriptedSource implements Consumer {
+        private record Arrival(FerryMessage message, boolean waiting) {
+        }
+
+        private final Deque<Arrival> arrivals = new ArrayDeque<>();
+        final List<Long> waits = new ArrayList<>();
+        private int next;
+
+        synchronized ScriptedSource waiting(int count) {
+            return add(count, true);
+        }
+
+        synchronized ScriptedSource arrivingLater(int count) {
+            return add(count, false);
+        }
+
+        private ScriptedSource add(int count, boolean waiting) {
+            for (int i = 0; i < count; i++) {
+                String id = Integer.toString(next++);
+                arrivals.add(new Arrival(new FerryMessage(id, FerryMessage.PayloadType.BYTES, id.getBytes(StandardCharsets.UTF_8)), waiting));
+            }
+            return this;
+        }
+
+        @Override
+        public synchronized FerryMessage receive(long timeoutMillis) {
+            waits.add(timeoutMillis);
+            Arrival arrival = arrivals.poll();
+            if (arrival == null) {
+                Thread.yield(); // nothing more will come: the test stops the worker
+                return null;
+            }
+            return arrival.message();
+        }
+
+        @Override
+        public synchronized FerryMessage receiveNow() {
+            Arrival arrival = arrivals.peek();
+            return arrival != null && arrival.waiting() ? arrivals.poll().message() : null;
+        }
+
+        @Override
+        public void acknowledge() {
+        }
+
+        @Override
+        public void recover() {
+        }
+
+        @Override
+        public int lastDeliveryAttempt() {
+            return 1;
+        }
+
+        @Override
+        public void moveToErrorDestination(Rejection rejection) {
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** Counts what each commit made durable. */
+    private static final class CountingTarget implements Producer {
+        private final List<Integer> batches = new ArrayList<>();
+        private int pending;
+
+        @Override
+        public synchronized void produce(FerryMessage message) {
+            pending++;
+        }
+
+        @Override
+        public synchronized void commit() {
+            batches.add(pending);
+            pending = 0;
+        }
+
+        @Override
+        public synchronized void rollback() {
+            pending = 0;
+        }
+
+        @Override
+        public void close() {
+        }
+
+        synchronized int committed() {
+            return batches.stream().mapToInt(Integer::intValue).sum();
+        }
+
+        synchronized List<Integer> batches() {
+            return List.copyOf(batches);
+        }
+    }
+}
