@@ -94,11 +94,6 @@ public final class FerryChannel {
         return running ? workflow.busyWorkers() : 0;
     }
 
-    /** The workflow's profiling tag, e.g. {@code PoolingWorkflow(local-to-remote)}. */
-    String workflowTag() {
-        return workflow.getClass().getSimpleName() + "(" + workflow.id() + ")";
-    }
-
     synchronized void start() {
         if (running) {
             return;

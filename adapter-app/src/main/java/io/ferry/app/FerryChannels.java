@@ -51,9 +51,7 @@ public final class FerryChannels implements SmartLifecycle {
     private final Map<String, FerryChannel> channels = new LinkedHashMap<>();
     private volatile LifecycleEventPublisher events;
     private TimeSlicer slicer;
-    private WarmupReset warmup;
     private Path statisticsFile;
-    private long warmupMessages;
     private boolean started;
 
     /** @throws ConfigException when a service cannot be made from its settings */
@@ -69,10 +67,9 @@ public final class FerryChannels implements SmartLifecycle {
         }
     }
 
-    /** For measured runs: write the statistics here on shutdown, and reset them after the first messages. */
-    void measure(Path statisticsFile, long warmupMessages) {
+    /** For measured runs: write the statistics here on shutdown (null: nowhere). */
+    void writeStatisticsOnStop(Path statisticsFile) {
         this.statisticsFile = statisticsFile;
-        this.warmupMessages = warmupMessages;
     }
 
     public FerryProperties properties() {
@@ -122,10 +119,6 @@ public final class FerryChannels implements SmartLifecycle {
         }
         started = true;
         channels.values().forEach(FerryChannel::start);
-        if (warmupMessages > 0 && statisticsFile != null) {
-            List<String> tags = channels.values().stream().map(FerryChannel::workflowTag).toList();
-            warmup = new WarmupReset(registry, tags, warmupMessages, Path.of(statisticsFile + ".warmed-up"));
-        }
         // Slices are always kept (the management port serves the last one); logging them is optional.
         PerfTableFormatter table = new PerfTableFormatter();
         boolean log = properties.profiling().logSlices();
@@ -159,7 +152,7 @@ public final class FerryChannels implements SmartLifecycle {
         String workflowId = config.id() != null ? config.id() : channel.id();
         WorkflowSettings settings = WorkflowSettings.of(channel.id(), workflowId)
                 .withSendEvents(config.sendEvents()).withMaxAttempts(config.maxAttempts())
-                .withBatch(config.batchSize(), config.batchTime())
+                .withBatch(config.batchSize(), config.batchTime()).withBatchLinger(config.batchLinger())
                 .withReconnect(reconnect);
         // The publisher starts with the channels; until then there is nothing to publish.
         LifecycleEventSink sink = event -> events.publish(event);
@@ -202,9 +195,6 @@ public final class FerryChannels implements SmartLifecycle {
     public synchronized void stop() {
         if (slicer != null) {
             slicer.close();
-        }
-        if (warmup != null) {
-            warmup.stop();
         }
         started = false;
         channels.values().forEach(FerryChannel::stop);

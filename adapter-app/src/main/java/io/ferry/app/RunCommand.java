@@ -37,10 +37,6 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--stats-file", description = "on shutdown, also write the statistics as JSON here (and the tables to <file>.txt)")
     Path statisticsFile;
 
-    @Option(names = "--warmup", defaultValue = "0",
-            description = "with --stats-file: reset the statistics after this many messages and write <file>.warmed-up")
-    long warmupMessages;
-
     @Override
     public Integer call() throws InterruptedException {
         FerryProperties properties;
@@ -57,7 +53,7 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("ferry run: " + e.getMessage());
             return EXIT_BAD_CONFIG;
         }
-        channels.measure(statisticsFile, warmupMessages);
+        channels.writeStatisticsOnStop(statisticsFile);
         CountDownLatch closed = new CountDownLatch(1);
         ConfigurableApplicationContext context = application(channels, config).run();
         context.addApplicationListener(event -> {

@@ -2,11 +2,18 @@ package io.ferry.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import picocli.CommandLine;
 
 class FerryCommandLineTest {
 
@@ -15,6 +22,27 @@ class FerryCommandLineTest {
 
     private static CommandRun run(String... args) {
         return CommandRun.of(args);
+    }
+
+    @Test
+    void everyCommandsHelpFormatsWithoutAWarning() {
+        // picocli formats help texts with String.format; one that fails (a lone '%') is printed raw, and a warning to stderr.
+        PrintStream savedErr = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        List<String> usages = new ArrayList<>();
+        try {
+            collectUsage(FerryMain.commandLine(), usages);
+        } finally {
+            System.setErr(savedErr);
+        }
+        assertThat(usages).hasSizeGreaterThan(5).allSatisfy(usage -> assertThat(usage).contains("Usage: ferry"));
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    private static void collectUsage(CommandLine command, List<String> usages) {
+        usages.add(command.getUsageMessage());
+        command.getSubcommands().values().forEach(sub -> collectUsage(sub, usages));
     }
 
     @Test
@@ -93,6 +121,8 @@ class FerryCommandLineTest {
     @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', textBlock = """
             --messages=0                 | ferry perf: --messages must be positive
             --size=-1                    | ferry perf: --size must be positive
+            --warmup=-1                  | ferry perf: --warmup must not be negative
+            --warmup=500 --warmup-max=100 | ferry perf: --warmup-max must not be less than --warmup (500)
             --cases=teleport-events-on   | ferry perf: unknown case 'teleport-events-on' (known: standard-events-on, standard-events-off, pooling-events-on, pooling-events-off, no-bridge, core-bridge, jms-bridge-batch-1, jms-bridge-batch-100, camel, camel-2-consumers-cached; a Ferry case may end in -batch-N)
             --cases=standard-events-on-batch-0 | ferry perf: case 'standard-events-on-batch-0': the batch size must be positive
             --delivery=sometimes         | ferry perf: --delivery takes persistent, non-persistent or both, not 'sometimes'
@@ -107,7 +137,7 @@ class FerryCommandLineTest {
         // A peer case needs peers.jar; with --peers-jar pointing nowhere, --peers says so.
         CommandRun result = option.startsWith("--peers-jar")
                 ? run("perf", option, "--peers", "--config-dir", io.ferry.broker.testing.ProjectDirectory.root().resolve("config").toString())
-                : run("perf", option);
+                : run(("perf " + option).split(" "));
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.err()).isEqualTo(message + System.lineSeparator());
     }

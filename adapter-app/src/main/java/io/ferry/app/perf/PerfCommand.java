@@ -1,12 +1,15 @@
 package io.ferry.app.perf;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+
+import io.ferry.app.DurationConverter;
 
 import io.ferry.app.process.ProcessException;
 
@@ -26,8 +29,16 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--size", defaultValue = "3072", description = "payload bytes (default ${DEFAULT-VALUE})")
     int size;
 
-    @Option(names = "--warmup", defaultValue = "2000", description = "messages sent before measuring, then forgotten (default ${DEFAULT-VALUE})")
-    int warmup;
+    @Option(names = "--warmup", description = {"the least warm-up of each case, in messages, sent and then forgotten before "
+            + "measuring (default: as many as --messages); 0 for none.",
+            "The warm-up goes on past it, in rounds as long as the measured pass, while the JIT compilers of the brokers and the bridge "
+            + "still take more than " + PerfRun.QUIET_PERCENT + "%% of their CPU: code still being compiled is not what a bridge "
+            + "that has run for a while looks like, and the compilers take the cores the brokers need."})
+    Integer warmup;
+
+    @Option(names = "--warmup-max", description = "the most warm-up of each case, in messages (default: 4 times --warmup); "
+            + "equal to --warmup for a fixed warm-up")
+    Integer warmupMax;
 
     @Option(names = "--runs", defaultValue = "1", description = "repeat every case; medians and spread are reported (default ${DEFAULT-VALUE})")
     int runs;
@@ -47,6 +58,10 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--batch-size", defaultValue = "100", description = "most messages per transaction; 1 for one per transaction (default ${DEFAULT-VALUE})")
     int batchSize;
 
+    @Option(names = "--batch-linger", converter = DurationConverter.class, description = "Ferry's batch-linger, e.g. 0ms to close "
+            + "every batch as soon as no message is waiting (default: the adapter's own)")
+    Duration batchLinger;
+
     @Option(names = "--delivery", description = "persistent, non-persistent or both: every case runs in each (default persistent; both with --peers)")
     String delivery;
 
@@ -56,7 +71,7 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--rate", defaultValue = "0", description = "target send rate in msg/s, 0 for as fast as possible (default ${DEFAULT-VALUE}); latency is then measured from each message's intended send time")
     double rate;
 
-    @Option(names = "--latency-rate", description = "after its warm-up, each case also gets a latency pass at this fixed rate in msg/s (default 0: none; 100 with --peers)")
+    @Option(names = "--latency-rate", description = "each case also gets a latency pass at this fixed rate in msg/s, after its warm-up (default 0: none; 100 with --peers)")
     Double latencyRate;
 
     @Option(names = "--latency-messages", defaultValue = "1000", description = "messages in the fixed-rate latency pass (default ${DEFAULT-VALUE})")
@@ -105,10 +120,14 @@ public final class PerfCommand implements Callable<Integer> {
     PerfSettings settings() {
         require(messages > 0, "--messages must be positive");
         require(size > 0, "--size must be positive");
-        require(warmup >= 0, "--warmup must not be negative");
+        int warmupMessages = warmup != null ? warmup : messages;
+        require(warmupMessages >= 0, "--warmup must not be negative");
+        int warmupMostMessages = warmupMax != null ? warmupMax : 4 * warmupMessages;
+        require(warmupMostMessages >= warmupMessages, "--warmup-max must not be less than --warmup (" + warmupMessages + ")");
         require(runs > 0, "--runs must be positive");
         require(poolSize > 0, "--pool-size must be positive");
         require(batchSize > 0, "--batch-size must be positive");
+        require(batchLinger == null || !batchLinger.isNegative(), "--batch-linger must not be negative");
         require(rate >= 0, "--rate must not be negative");
         double fixedRate = latencyRate != null ? latencyRate : peers ? 100 : 0;
         require(fixedRate >= 0, "--latency-rate must not be negative");
@@ -142,7 +161,7 @@ public final class PerfCommand implements Callable<Integer> {
             require(java.nio.file.Files.isRegularFile(peersJar), peersJar + " not found: the JMS bridge and Camel cases run from it "
                     + "(build it with ./mvnw -q -DskipTests -pl benchmarks -am package, or run ./ferry from the project's root)");
         }
-        return new PerfSettings(messages, size, warmup, runs, parsed, poolSize, batchSize, deliveryModes, rate, fixedRate,
+        return new PerfSettings(messages, size, warmupMessages, warmupMostMessages, runs, parsed, poolSize, batchSize, batchLinger, deliveryModes, rate, fixedRate,
                 latencyMessages, senderThreads, configDir, peersJar, out);
     }
 

@@ -8,6 +8,9 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
@@ -23,6 +27,7 @@ import org.HdrHistogram.HistogramIterationValue;
 import io.ferry.app.ConsoleProgress;
 import io.ferry.app.process.ChildProcess;
 import io.ferry.app.process.FerryProcesses;
+import io.ferry.app.process.ProcessCpu;
 import io.ferry.app.process.ProcessException;
 import io.ferry.broker.EmbeddedBroker;
 import io.ferry.loadgen.Content;
@@ -52,12 +57,25 @@ final class PerfRun {
     private static final List<String> BROKER_JVM = List.of("-Xms256m", "-Xmx1g");
     private static final Pattern PEER_READY = Pattern.compile("peer bridge ready");
     private static final String BROKER_WARMUP_QUEUE = "perf.brokers-warm-up";
+    /** A warm-up round in which the compilers took at most this share of the brokers' and bridge's CPU ends the warm-up. */
+    static final int QUIET_PERCENT = 5;
+    /** Past --warmup, the warm-up goes on for no longer than this (a slow peer may never quieten its compiler). */
+    private static final Duration WARMUP_TIME_LIMIT = Duration.ofSeconds(90);
+    static final String LOCAL_BROKER = "local broker";
+    static final String REMOTE_BROKER = "remote broker";
+    static final String BRIDGE = "bridge";
+    static final String LOAD_GENERATOR = "load generator";
 
     private final PerfSettings settings;
     private final PrintStream out;
     private final FerryProcesses ferry = new FerryProcesses();
     private final List<ChildProcess> started = new ArrayList<>();
     private final Path dir;
+    /** By case name: each bridge process stays up from its case's first run to the end of the whole run. */
+    private final Map<String, ChildProcess> bridges = new HashMap<>();
+    private final Map<String, Duration> startups = new HashMap<>();
+    private ChildProcess localBroker;
+    private ChildProcess remoteBroker;
     private String localUrl;
     private String remoteUrl;
 
@@ -80,7 +98,7 @@ final class PerfRun {
             List<PerfReport.CaseResult> results = new ArrayList<>();
             for (boolean persistent : settings.delivery()) {
                 for (int run = 1; run <= settings.runs(); run++) {
-                    for (PerfCase perfCase : settings.cases()) {
+                    for (PerfCase perfCase : rotated(settings.cases(), run - 1)) {
                         results.add(measure(perfCase, persistent, run));
                     }
                 }
@@ -97,6 +115,16 @@ final class PerfRun {
         }
     }
 
+    /**
+     * The cases in the order of a run: each run starts one case later. The brokers keep compiling long
+     * after their warm-up, and the first case after it pays most of that; rotating spreads the cost.
+     */
+    static List<PerfCase> rotated(List<PerfCase> cases, int by) {
+        List<PerfCase> order = new ArrayList<>(cases);
+        Collections.rotate(order, -by);
+        return order;
+    }
+
     private void startBrokers() throws Exception {
         int localPort = EmbeddedBroker.freePort();
         int remotePort = EmbeddedBroker.freePort();
@@ -105,12 +133,12 @@ final class PerfRun {
         PerfBrokerConfig.write(settings.configDir().resolve("local-broker.xml"), localXml, settings.cases(), true, remotePort);
         PerfBrokerConfig.write(settings.configDir().resolve("remote-broker.xml"), remoteXml, settings.cases(), false, remotePort);
         // The remote broker first: the core bridge in the local one connects to it.
-        ChildProcess remote = start("remote broker", dir.resolve("remote-broker.log"), ferry.command(BROKER_JVM,
+        remoteBroker = start("remote broker", dir.resolve("remote-broker.log"), ferry.command(BROKER_JVM,
                 FerryProcesses.brokerArguments("remote", remotePort, dir.resolve("data/remote"), remoteXml)));
-        ChildProcess local = start("local broker", dir.resolve("local-broker.log"), ferry.command(BROKER_JVM,
+        localBroker = start("local broker", dir.resolve("local-broker.log"), ferry.command(BROKER_JVM,
                 FerryProcesses.brokerArguments("local", localPort, dir.resolve("data/local"), localXml)));
-        remote.awaitReady(FerryProcesses.BROKER_READY, Duration.ofSeconds(60));
-        local.awaitReady(FerryProcesses.BROKER_READY, Duration.ofSeconds(60));
+        remoteBroker.awaitReady(FerryProcesses.BROKER_READY, Duration.ofSeconds(60));
+        localBroker.awaitReady(FerryProcesses.BROKER_READY, Duration.ofSeconds(60));
         localUrl = "tcp://127.0.0.1:" + localPort;
         remoteUrl = "tcp://127.0.0.1:" + remotePort;
         out.printf(Locale.ROOT, "brokers: local %s, remote %s (separate JVMs; configuration and logs in %s)%n", localUrl, remoteUrl, dir);
@@ -129,7 +157,7 @@ final class PerfRun {
         out.println();
         out.println("== brokers' warm-up (not measured)");
         for (String url : List.of(localUrl, remoteUrl)) {
-            load(url, BROKER_WARMUP_QUEUE, url, BROKER_WARMUP_QUEUE, settings.messages(), settings.delivery().get(0), 0, "brokers' warm-up");
+            load(url, BROKER_WARMUP_QUEUE, url, BROKER_WARMUP_QUEUE, settings.messages(), settings.delivery().get(0), 0, "brokers' warm-up", true);
         }
     }
 
@@ -138,65 +166,166 @@ final class PerfRun {
         String delivery = PerfSettings.deliveryName(persistent);
         String label = name + (settings.delivery().size() > 1 ? ", " + delivery : "")
                 + (settings.runs() > 1 ? ", run " + run + " of " + settings.runs() : "");
-        Path caseDir = dir.resolve(name + (settings.delivery().size() > 1 ? "-" + delivery : "") + (settings.runs() > 1 ? "-run-" + run : ""));
-        Files.createDirectories(caseDir);
         out.println();
         out.println("== " + label);
         String receiveUrl = perfCase.kind() == PerfCase.Kind.NO_BRIDGE ? localUrl : remoteUrl;
-        int fixedRateMessages = settings.latencyRate() > 0 ? settings.latencyMessages() : 0;
-        Path stats = caseDir.resolve("stats.json");
-        ChildProcess bridge = startBridge(perfCase, caseDir, stats, settings.warmup() + fixedRateMessages);
-        Duration startup = bridge == null ? Duration.ZERO : awaitReady(perfCase, bridge);
-        if (settings.warmup() > 0) {
-            load(perfCase, receiveUrl, settings.warmup(), persistent, settings.rate(), "warm-up");
-        }
+        ChildProcess bridge = bridge(perfCase);
+        PerfReport.Warmup warmup = warmUp(perfCase, receiveUrl, persistent, bridge);
         PerfReport.Endpoint fixedRate = null;
-        if (fixedRateMessages > 0) {
-            fixedRate = load(perfCase, receiveUrl, fixedRateMessages, persistent, settings.latencyRate(),
-                    String.format(Locale.ROOT, "at %.0f msg/s", settings.latencyRate()));
+        if (settings.latencyRate() > 0) {
+            Map<String, ProcessCpu> before = cpu(bridge);
+            fixedRate = load(perfCase, receiveUrl, settings.latencyMessages(), persistent, settings.latencyRate(),
+                    String.format(Locale.ROOT, "at %.0f msg/s", settings.latencyRate()), true);
+            printCpu("at-rate CPU", cpuUse(before, cpu(bridge)), perfCase);
         }
-        if (perfCase.isFerry() && settings.warmup() + fixedRateMessages > 0) {
-            awaitFile(Path.of(stats + ".warmed-up"), bridge, Duration.ofSeconds(60));
+        ManagementPort adapter = perfCase.isFerry() ? ManagementPort.of(bridge) : null;
+        if (adapter != null) {
+            adapter.resetStatistics(); // its tables then show the measured messages alone
         }
-        Duration cpuBefore = bridge == null ? Duration.ZERO : bridge.cpuTime();
-        PerfReport.Endpoint endToEnd = load(perfCase, receiveUrl, settings.messages(), persistent, settings.rate(), "measured");
-        Duration cpuAfter = bridge == null ? Duration.ZERO : bridge.cpuTime();
+        Map<String, ProcessCpu> cpuBefore = cpu(bridge);
+        PerfReport.Endpoint endToEnd = load(perfCase, receiveUrl, settings.messages(), persistent, settings.rate(), "measured", true);
+        List<PerfReport.CpuUse> cpu = cpuUse(cpuBefore, cpu(bridge));
+        printCpu("measured CPU", cpu, perfCase);
         if (bridge == null) {
-            return new PerfReport.CaseResult(name, perfCase.kindName(), delivery, run,
-                    endToEnd, fixedRate, null, "", 0, 0, -1, -1);
+            return new PerfReport.CaseResult(name, perfCase.kindName(), delivery, run, warmup, endToEnd, fixedRate, null, "", cpu,
+                    0, 0, -1, -1);
         }
-        double peakRss = bridge.peakRssMiB();
-        if (!bridge.stop(Duration.ofSeconds(60))) {
-            throw new ProcessException(bridge.name() + " did not stop within 60 s (log: " + bridge.log() + ")");
-        }
-        started.remove(bridge);
         StatisticsJson.SnapshotFigures figures = null;
         String tables = "";
-        if (perfCase.isFerry()) {
-            if (!Files.exists(stats)) {
-                throw new ProcessException(bridge.name() + " wrote no statistics (log: " + bridge.log() + ")");
-            }
-            figures = new StatisticsJson().parse(Files.readString(stats));
-            tables = Files.readString(Path.of(stats + ".txt"));
+        if (adapter != null) {
+            // Every message the sink has was handled and its batch committed on the target, so these count them all.
+            ManagementPort.Figures read = adapter.statistics();
+            figures = read.json();
+            tables = read.tables();
             out.print(tables);
         }
-        double cpuSeconds = cpuBefore.isNegative() ? -1 : (cpuAfter.toMillis() - cpuBefore.toMillis()) / 1000.0;
+        double cpuSeconds = cpu.stream().filter(c -> c.process().equals(BRIDGE)).mapToDouble(c -> c.cpuMs() / 1000).findFirst().orElse(-1);
         double measuredSeconds = endToEnd.throughput() == 0 ? 0 : settings.messages() / endToEnd.throughput();
         double cpuCores = cpuSeconds < 0 || measuredSeconds == 0 ? -1 : cpuSeconds / measuredSeconds;
+        double startup = startups.get(name).toMillis() / 1000.0;
         out.printf(Locale.ROOT, "%s: ready in %.1f s, peak RSS %.0f MiB, %.1f s CPU for the measured messages (%.2f cores)%n",
-                perfCase.isFerry() ? "adapter" : "bridge", startup.toMillis() / 1000.0, peakRss, cpuSeconds, cpuCores);
-        return new PerfReport.CaseResult(name, perfCase.kindName(), delivery, run,
-                endToEnd, fixedRate, figures, tables, startup.toMillis() / 1000.0, peakRss, cpuSeconds, cpuCores);
+                perfCase.isFerry() ? "adapter" : "bridge", startup, bridge.peakRssMiB(), cpuSeconds, cpuCores);
+        return new PerfReport.CaseResult(name, perfCase.kindName(), delivery, run, warmup, endToEnd, fixedRate, figures, tables, cpu,
+                startup, bridge.peakRssMiB(), cpuSeconds, cpuCores);
     }
 
-    /** Starts the case's own bridge process: Ferry's adapter or a peer; null when the case has none. */
-    private ChildProcess startBridge(PerfCase perfCase, Path caseDir, Path stats, int forgottenMessages) throws IOException {
+    /**
+     * The case's own bridge process (Ferry's adapter or a peer), started the first time the case runs
+     * and kept for the rest of the run, as the core bridge stays deployed in its broker: a bridge
+     * started afresh for every run would be measured while its JVM still compiles, the core bridge
+     * never. Null for a case with no process of its own.
+     */
+    private ChildProcess bridge(PerfCase perfCase) throws Exception {
+        ChildProcess bridge = bridges.get(perfCase.name());
+        if (bridge != null || perfCase.kind() == PerfCase.Kind.NO_BRIDGE || perfCase.kind() == PerfCase.Kind.CORE_BRIDGE) {
+            return bridge;
+        }
+        Path caseDir = dir.resolve(perfCase.name());
+        Files.createDirectories(caseDir);
+        bridge = startBridge(perfCase, caseDir);
+        Duration startup = bridge.awaitReady(perfCase.isFerry() ? FerryProcesses.ADAPTER_READY : PEER_READY, Duration.ofSeconds(60));
+        if (perfCase.isFerry()) {
+            // Forgets start-up. The adapter's first management request also initialises its web layer, a
+            // second of compiling that belongs in the warm-up, not in the measured pass.
+            ManagementPort.of(bridge).resetStatistics();
+        }
+        bridges.put(perfCase.name(), bridge);
+        startups.put(perfCase.name(), startup);
+        return bridge;
+    }
+
+    /**
+     * Sends at least {@code --warmup} messages, in rounds as long as the measured pass (a shorter round
+     * never builds the backlog, and so never runs the code, that the measured pass does), until a round
+     * in which the JIT compilers of the brokers and the bridge took at most {@value #QUIET_PERCENT}% of
+     * those processes' CPU, or {@code --warmup-max}, or {@link #WARMUP_TIME_LIMIT}. Measured without
+     * this, a fresh adapter's compiler took 1.6 of its 2.3 s of CPU in the measured pass, and the first
+     * case after the brokers' warm-up paid for compiling the brokers' side of a bridge. The load
+     * generator's own compiler is left out: what it compiles is each round's set-up (new connections).
+     */
+    private PerfReport.Warmup warmUp(PerfCase perfCase, String receiveUrl, boolean persistent, ChildProcess bridge) throws Exception {
+        if (settings.warmup() == 0) {
+            return new PerfReport.Warmup(0, 0, List.of(), false, 0, 0, 0);
+        }
+        long startedAt = System.nanoTime();
+        List<Double> shares = new ArrayList<>();
+        int sent = 0;
+        long missing = 0, duplicated = 0, corrupted = 0;
+        boolean quiet = false;
+        boolean done = false;
+        while (!done) {
+            int count = Math.min(settings.messages(), settings.warmupMax() - sent);
+            Map<String, ProcessCpu> before = cpu(bridge);
+            PerfReport.Endpoint endpoint = load(perfCase, receiveUrl, count, persistent, settings.rate(), "warm-up", false);
+            Map<String, ProcessCpu> after = cpu(bridge);
+            ProcessCpu compiling = ProcessCpu.NONE;
+            for (String process : after.keySet()) {
+                if (!process.equals(LOAD_GENERATOR)) {
+                    compiling = compiling.plus(after.get(process).since(before.get(process)));
+                }
+            }
+            sent += count;
+            missing += endpoint.missing();
+            duplicated += endpoint.duplicated();
+            corrupted += endpoint.corrupted();
+            shares.add(compiling.jitShare());
+            quiet = compiling.known() && compiling.jitShare() * 100 <= QUIET_PERCENT;
+            boolean outOfTime = System.nanoTime() - startedAt > WARMUP_TIME_LIMIT.toNanos();
+            done = sent >= settings.warmupMax() || sent >= settings.warmup() && (quiet || !compiling.known() || outOfTime);
+        }
+        double seconds = (System.nanoTime() - startedAt) / 1e9;
+        String trail = shares.stream().map(share -> String.format(Locale.ROOT, "%.0f%%", 100 * share)).collect(Collectors.joining(" "));
+        out.printf(Locale.ROOT, "warm-up: %,d messages in %.1f s, %s (JIT share of the brokers' and bridge's CPU, per round: %s); "
+                        + "delivery: missing %d, duplicated %d, corrupted %d%n",
+                sent, seconds, quiet ? "until the compilers were quiet" : "compilers still busy at the limit", trail,
+                missing, duplicated, corrupted);
+        return new PerfReport.Warmup(sent, seconds, shares, quiet, missing, duplicated, corrupted);
+    }
+
+    /** CPU used so far by each process the case's messages pass through, by the name the report gives it. */
+    private Map<String, ProcessCpu> cpu(ChildProcess bridge) {
+        Map<String, ProcessCpu> cpu = new LinkedHashMap<>();
+        cpu.put(LOCAL_BROKER, localBroker.cpu());
+        cpu.put(REMOTE_BROKER, remoteBroker.cpu());
+        if (bridge != null) {
+            cpu.put(BRIDGE, bridge.cpu());
+        }
+        cpu.put(LOAD_GENERATOR, ProcessCpu.ofThisProcess());
+        return cpu;
+    }
+
+    /** What each process used between the two readings; empty when any of them could not be read. */
+    private static List<PerfReport.CpuUse> cpuUse(Map<String, ProcessCpu> before, Map<String, ProcessCpu> after) {
+        List<PerfReport.CpuUse> uses = new ArrayList<>();
+        for (Map.Entry<String, ProcessCpu> entry : after.entrySet()) {
+            ProcessCpu used = entry.getValue().since(before.get(entry.getKey()));
+            if (!used.known()) {
+                return List.of();
+            }
+            uses.add(new PerfReport.CpuUse(entry.getKey(), used.total().toMillis(), used.jit().toMillis()));
+        }
+        return uses;
+    }
+
+    private void printCpu(String what, List<PerfReport.CpuUse> cpu, PerfCase perfCase) {
+        if (cpu.isEmpty()) {
+            return;
+        }
+        String each = cpu.stream().map(c -> String.format(Locale.ROOT, "%s %.2f s",
+                c.process().equals(BRIDGE) && perfCase.isFerry() ? "adapter" : c.process(), c.cpuMs() / 1000)).collect(Collectors.joining(", "));
+        double jit = cpu.stream().mapToDouble(PerfReport.CpuUse::jitMs).sum();
+        out.printf(Locale.ROOT, "%s: %s (JIT compilers %.2f s of it)%s%n", what, each, jit / 1000,
+                perfCase.kind() == PerfCase.Kind.CORE_BRIDGE ? "; the core bridge runs in the local broker" : "");
+    }
+
+    /** Starts the case's own bridge process: Ferry's adapter or a peer. */
+    private ChildProcess startBridge(PerfCase perfCase, Path caseDir) throws IOException {
         switch (perfCase.kind()) {
             case FERRY -> {
                 Path config = caseDir.resolve("ferry.yml");
                 Files.writeString(config, adapterConfig(perfCase));
                 return start("adapter (" + perfCase.name() + ")", caseDir.resolve("adapter.log"), ferry.command(BRIDGE_JVM,
-                        "run", "--config", config.toString(), "--stats-file", stats.toString(), "--warmup", Integer.toString(forgottenMessages)));
+                        "run", "--config", config.toString()));
             }
             case PEER -> {
                 List<String> command = new ArrayList<>(List.of(FerryProcesses.java()));
@@ -207,24 +336,19 @@ final class PerfRun {
                         "--target-url", remoteUrl, "--target-queue", perfCase.outQueue()));
                 return start(perfCase.name(), caseDir.resolve("bridge.log"), command);
             }
-            default -> {
-                return null;
-            }
+            default -> throw new IllegalStateException(perfCase.name() + " has no bridge process of its own");
         }
-    }
-
-    private static Duration awaitReady(PerfCase perfCase, ChildProcess bridge) throws Exception {
-        return bridge.awaitReady(perfCase.isFerry() ? FerryProcesses.ADAPTER_READY : PEER_READY, Duration.ofSeconds(60));
     }
 
     /** Sends {@code count} messages and receives them at the other end; prints and returns what it saw. */
     private PerfReport.Endpoint load(PerfCase perfCase, String receiveUrl, int count, boolean persistent, double rate,
-                                     String phase) throws Exception {
-        return load(localUrl, perfCase.inQueue(), receiveUrl, perfCase.outQueue(), count, persistent, rate, phase);
+                                     String phase, boolean print) throws Exception {
+        return load(localUrl, perfCase.inQueue(), receiveUrl, perfCase.outQueue(), count, persistent, rate, phase, print);
     }
 
+    /** @param print whether to print what the load generator saw (a warm-up round prints nothing) */
     private PerfReport.Endpoint load(String sendUrl, String sendQueue, String receiveUrl, String receiveQueue, int count,
-                                     boolean persistent, double rate, String phase) throws Exception {
+                                     boolean persistent, double rate, String phase, boolean print) throws Exception {
         String runId = phase.replaceAll("[^a-z0-9]", "").substring(0, 4) + "-" + UUID.randomUUID().toString().substring(0, 8);
         SendSettings send = new SendSettings(sendUrl, null, null, sendQueue, settings.senderThreads(), count,
                 Content.randomBytes(settings.size()), PayloadKind.BYTES, persistent, 0, 4, Duration.ZERO, rate, runId);
@@ -239,6 +363,9 @@ final class PerfRun {
             SinkReport received = sink.get();
             progress.finish();
             PerfReport.Endpoint endpoint = endpoint(sent, received);
+            if (!print) {
+                return endpoint;
+            }
             out.printf(Locale.ROOT, "%s: %,.0f msg/s end to end; latency ms p50 %.2f, p90 %.2f, p99 %.2f, p99.9 %.2f, max %.2f%n",
                     phase, endpoint.throughput(), endpoint.latencyP50Ms(), endpoint.latencyP90Ms(), endpoint.latencyP99Ms(),
                     endpoint.latencyP999Ms(), endpoint.latencyMaxMs());
@@ -291,31 +418,20 @@ final class PerfRun {
                         type: %s
                         id: %s
                         pool-size: %d
-                        batch-size: %d
+                        batch-size: %d%s
                         send-events: %s
                   events: {connection: local, topic: ferry.events}
                   management: {port: 0}
                 """.formatted(perfCase.name(), localUrl, remoteUrl, perfCase.inQueue(), perfCase.outQueue(), perfCase.workflow(), WORKFLOW_ID,
-                perfCase.poolSize(), perfCase.batchSize() > 0 ? perfCase.batchSize() : settings.batchSize(), perfCase.sendEvents());
+                perfCase.poolSize(), perfCase.batchSize() > 0 ? perfCase.batchSize() : settings.batchSize(),
+                settings.batchLinger() == null ? "" : "\n        batch-linger: " + settings.batchLinger().toMillis() + "ms",
+                perfCase.sendEvents());
     }
 
     private ChildProcess start(String name, Path log, List<String> command) throws IOException {
         ChildProcess process = ChildProcess.start(name, command, log);
         started.add(process);
         return process;
-    }
-
-    private static void awaitFile(Path file, ChildProcess owner, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!Files.exists(file)) {
-            if (!owner.isAlive()) {
-                throw new ProcessException(owner.name() + " stopped during the warm-up (log: " + owner.log() + ")");
-            }
-            if (System.nanoTime() > deadline) {
-                throw new ProcessException(owner.name() + " did not finish the warm-up within " + timeout.toSeconds() + " s");
-            }
-            Thread.sleep(20);
-        }
     }
 
     private synchronized void stopAll() {

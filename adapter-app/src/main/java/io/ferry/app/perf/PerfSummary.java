@@ -32,9 +32,10 @@ final class PerfSummary {
                 }
             }
         }
-        boolean clean = results.stream().allMatch(r -> clean(r.endToEnd()) && (r.fixedRate() == null || clean(r.fixedRate())));
+        boolean clean = results.stream().allMatch(r -> clean(r.endToEnd()) && (r.fixedRate() == null || clean(r.fixedRate()))
+                && r.warmup().missing() + r.warmup().duplicated() + r.warmup().corrupted() == 0);
         PerfReport.Settings reported = new PerfReport.Settings(settings.messages(), settings.size(), settings.warmup(),
-                settings.runs(), settings.delivery().stream().map(PerfSettings::deliveryName).toList(), settings.rate(),
+                settings.warmupMax(), settings.runs(), settings.delivery().stream().map(PerfSettings::deliveryName).toList(), settings.rate(),
                 settings.latencyRate(), settings.latencyMessages(), settings.poolSize(), settings.batchSize(), "200 us",
                 Runtime.getRuntime().availableProcessors(), java.time.Instant.now().toString());
         return new PerfReport(reported, results, summaries, comparisons(summaries), clean);
@@ -70,8 +71,32 @@ final class PerfSummary {
                 median(withFixedRate, r -> r.fixedRate().latencyMaxMs()),
                 noBridge == 0 ? 0 : median / noBridge, coreBridge == 0 ? 0 : median / coreBridge,
                 workflow, produce, workflow - produce, overheadP50, event, median(runs, PerfReport.CaseResult::cpuCores),
+                cpuPerMessage(runs, PerfRun.LOCAL_BROKER), cpuPerMessage(runs, PerfRun.REMOTE_BROKER),
+                cpuPerMessage(runs, PerfRun.BRIDGE), cpuPerMessage(runs, PerfRun.LOAD_GENERATOR), cpuPerMessage(runs, null),
+                median(runs, PerfSummary::jitShare),
                 runs.stream().mapToLong(r -> r.endToEnd().missing() + (r.fixedRate() == null ? 0 : r.fixedRate().missing())).sum(),
                 runs.stream().mapToLong(r -> r.endToEnd().duplicated() + (r.fixedRate() == null ? 0 : r.fixedRate().duplicated())).sum());
+    }
+
+    /**
+     * Median CPU per measured message, in us, of one process ({@code null}: all of them together);
+     * -1 where the process is not in the case (the core bridge runs inside the local broker) or /proc could not be read.
+     */
+    private static double cpuPerMessage(List<PerfReport.CaseResult> runs, String process) {
+        List<Double> perMessage = new ArrayList<>();
+        for (PerfReport.CaseResult run : runs) {
+            List<PerfReport.CpuUse> used = run.cpu().stream().filter(c -> process == null || c.process().equals(process)).toList();
+            if (!used.isEmpty()) {
+                perMessage.add(1000 * used.stream().mapToDouble(PerfReport.CpuUse::cpuMs).sum() / run.endToEnd().received());
+            }
+        }
+        return perMessage.isEmpty() ? -1 : median(perMessage);
+    }
+
+    /** The JIT compilers' share of all the case's CPU in the measured pass. */
+    private static double jitShare(PerfReport.CaseResult run) {
+        double cpu = run.cpu().stream().mapToDouble(PerfReport.CpuUse::cpuMs).sum();
+        return cpu == 0 ? 0 : run.cpu().stream().mapToDouble(PerfReport.CpuUse::jitMs).sum() / cpu;
     }
 
     private static StatisticsJson.TagFigures tag(PerfReport.CaseResult result, String tag) {
@@ -106,18 +131,19 @@ final class PerfSummary {
         out.println();
         out.println("== summary" + (report.settings().runs() > 1 ? " (medians of " + report.settings().runs() + " runs)" : ""));
         boolean fixedRate = report.settings().latencyRate() > 0;
+        String name = nameColumn(report);
         String delivery = null;
         for (PerfReport.Summary s : report.summary()) {
             if (!s.delivery().equals(delivery)) {
                 delivery = s.delivery();
                 out.println();
                 out.println(delivery + ":");
-                out.printf(Locale.ROOT, "%-34s %8s %8s %8s %7s %7s %8s %8s %8s%s %8s %8s %8s %8s %6s%n", "case", "msg/s", "min", "max",
+                out.printf(Locale.ROOT, name + " %8s %8s %8s %7s %7s %8s %8s %8s%s %8s %8s %8s %8s %6s%n", "case", "msg/s", "min", "max",
                         "vs none", "vs core", "p50 ms", "p99 ms", "max ms",
                         fixedRate ? String.format(Locale.ROOT, " %9s %9s", "@rate p50", "@rate p99") : "",
                         "wf us", "prod us", "ovh us", "ovh p50", "cores");
             }
-            out.printf(Locale.ROOT, "%-34s %8.0f %8.0f %8.0f %7s %7s %8.2f %8.2f %8.1f%s %8s %8s %8s %8s %6s%n", s.name(),
+            out.printf(Locale.ROOT, name + " %8.0f %8.0f %8.0f %7s %7s %8.2f %8.2f %8.1f%s %8s %8s %8s %8s %6s%n", s.name(),
                     s.medianThroughput(), s.minThroughput(), s.maxThroughput(), ratio(s.throughputVsNoBridge()),
                     ratio(s.throughputVsCoreBridge()), s.medianLatencyP50Ms(), s.medianLatencyP99Ms(), s.medianLatencyMaxMs(),
                     fixedRate ? String.format(Locale.ROOT, " %9.2f %9.2f", s.fixedRateP50Ms(), s.fixedRateP99Ms()) : "",
@@ -125,9 +151,10 @@ final class PerfSummary {
                     s.cpuCores() < 0 ? "-" : String.format(Locale.ROOT, "%.2f", s.cpuCores()));
         }
         if (fixedRate) {
-            out.printf(Locale.ROOT, "%n@rate: end-to-end latency at a fixed %.0f msg/s (%d messages per case, after the warm-up)%n",
+            out.printf(Locale.ROOT, "%n@rate: end-to-end latency at a fixed %.0f msg/s (%d messages per case, after its warm-up)%n",
                     report.settings().latencyRate(), report.settings().latencyMessages());
         }
+        printCpu(report, out);
         for (PerfReport.Comparison c : report.comparisons()) {
             out.printf(Locale.ROOT, "%s: workflow time on - off %.1f us per message (%.1f%% of the workflow); "
                             + "beside the produce (overhead on - off) %.1f us; throughput on/off %.3f%n",
@@ -136,6 +163,37 @@ final class PerfSummary {
         }
         out.println(report.deliveryClean() ? "delivery: clean in every case (nothing missing, duplicated or corrupted)"
                 : "delivery: NOT CLEAN - see the cases above");
+    }
+
+    /** Where the CPU went: per measured message and process, so a reader sees what each bridge costs the whole machine. */
+    private static void printCpu(PerfReport report, PrintStream out) {
+        if (report.summary().stream().allMatch(s -> s.totalCpuUs() < 0)) {
+            return;
+        }
+        out.println();
+        out.println("CPU per measured message, us (every process; the core bridge runs inside the local broker):");
+        String format = nameColumn(report) + " %13s %13s %8s %14s %8s %6s%n";
+        String delivery = null;
+        for (PerfReport.Summary s : report.summary()) {
+            if (!s.delivery().equals(delivery)) {
+                delivery = s.delivery();
+                out.printf(Locale.ROOT, format, delivery, "local broker", "remote broker", "bridge",
+                        "load generator", "total", "JIT %");
+            }
+            out.printf(Locale.ROOT, format, s.name(), us(s.localBrokerCpuUs()), us(s.remoteBrokerCpuUs()),
+                    us(s.bridgeCpuUs()), us(s.loadGeneratorCpuUs()), us(s.totalCpuUs()),
+                    s.totalCpuUs() < 0 ? "-" : String.format(Locale.ROOT, "%.0f", 100 * s.jitShare()));
+        }
+    }
+
+    /** The case column's format: wide enough for the longest case name, so the columns stay aligned. */
+    private static String nameColumn(PerfReport report) {
+        int longest = report.summary().stream().mapToInt(s -> s.name().length()).max().orElse(0);
+        return "%-" + Math.max(34, longest) + "s";
+    }
+
+    private static String us(double value) {
+        return value < 0 ? "-" : String.format(Locale.ROOT, "%.0f", value);
     }
 
     private static String ratio(double ratio) {

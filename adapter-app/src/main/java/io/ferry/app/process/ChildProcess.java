@@ -83,16 +83,9 @@ public final class ChildProcess implements AutoCloseable {
         return peakRssKb.get() / 1024.0;
     }
 
-    /** CPU time used so far (user + system), from /proc; -1 where not available. */
-    public Duration cpuTime() {
-        try {
-            String[] fields = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"))
-                    .replaceFirst("^.*\\) ", "").split(" ");
-            long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
-            return Duration.ofMillis(ticks * 10); // USER_HZ is 100 on Linux
-        } catch (IOException | RuntimeException e) {
-            return Duration.ofMillis(-1);
-        }
+    /** CPU used so far, in all and by the JIT compiler (from /proc; {@link ProcessCpu#UNKNOWN} where not available). */
+    public ProcessCpu cpu() {
+        return ProcessCpu.of(process.pid());
     }
 
     private void sampleRss() {

@@ -23,6 +23,7 @@ import io.ferry.profiling.StatisticsJson;
 class PerfRunTest {
 
     private static final int MESSAGES = 500;
+    private static final int WARMUP = 100;
     private static final double FIXED_RATE = 200;
     private static final int FIXED_RATE_MESSAGES = 100;
 
@@ -33,7 +34,7 @@ class PerfRunTest {
     void aSmallRunReportsEveryTagCleanDeliveryAndLeavesNoProcessBehind() throws Exception {
         List<PerfCase> cases = List.of(PerfCase.parse("no-bridge", 4), PerfCase.parse("core-bridge", 4),
                 PerfCase.parse("standard-events-on", 4), PerfCase.parse("pooling-events-off", 4));
-        PerfSettings settings = new PerfSettings(MESSAGES, 1024, 100, 1, cases, 4, 100, List.of(true), 0, FIXED_RATE, FIXED_RATE_MESSAGES, 2,
+        PerfSettings settings = new PerfSettings(MESSAGES, 1024, WARMUP, WARMUP, 1, cases, 4, 100, null, List.of(true), 0, FIXED_RATE, FIXED_RATE_MESSAGES, 2,
                 ProjectDirectory.root().resolve("config"), dir.resolve("no-peers.jar"), dir);
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         PerfRun run = new PerfRun(settings, new PrintStream(printed, true, StandardCharsets.UTF_8));
@@ -51,6 +52,20 @@ class PerfRunTest {
             assertThat(result.fixedRate().received()).isEqualTo(FIXED_RATE_MESSAGES);
             assertThat(result.fixedRate().missing()).isZero();
             assertThat(result.fixedRate().duplicated()).isZero();
+            assertThat(result.warmup().messages()).isEqualTo(WARMUP); // --warmup-max equal to --warmup: a fixed warm-up
+            assertThat(result.warmup().jitShares()).hasSize(1).allSatisfy(share -> assertThat(share).isBetween(0.0, 1.0));
+            assertThat(result.warmup().missing() + result.warmup().duplicated() + result.warmup().corrupted()).isZero();
+            // CPU is accounted to every process on the messages' way; both brokers worked for every case but no-bridge.
+            List<String> processes = result.kind().equals("ferry")
+                    ? List.of(PerfRun.LOCAL_BROKER, PerfRun.REMOTE_BROKER, PerfRun.BRIDGE, PerfRun.LOAD_GENERATOR)
+                    : List.of(PerfRun.LOCAL_BROKER, PerfRun.REMOTE_BROKER, PerfRun.LOAD_GENERATOR);
+            assertThat(result.cpu()).extracting(PerfReport.CpuUse::process).containsExactlyElementsOf(processes);
+            assertThat(cpuMs(result, PerfRun.LOCAL_BROKER)).isPositive();
+            assertThat(cpuMs(result, PerfRun.LOAD_GENERATOR)).isPositive();
+            if (!result.name().equals("no-bridge")) {
+                assertThat(cpuMs(result, PerfRun.REMOTE_BROKER)).isPositive();
+            }
+            assertThat(result.cpu()).allSatisfy(c -> assertThat(c.jitMs()).isBetween(0.0, c.cpuMs()));
         }
         // The core bridge really ran inside the local broker, as configured by the run.
         assertThat(Files.readString(run.directory().resolve("local-broker.xml"))).contains(PerfBrokerConfig.CORE_BRIDGE_NAME);
@@ -58,7 +73,10 @@ class PerfRunTest {
             assertThat(summary.throughputVsNoBridge()).isPositive();
             assertThat(summary.throughputVsCoreBridge()).isPositive();
             assertThat(summary.fixedRateP99Ms()).isPositive();
+            assertThat(summary.totalCpuUs()).isGreaterThan(summary.localBrokerCpuUs()).isPositive();
+            assertThat(summary.bridgeCpuUs() > 0).isEqualTo(summary.kind().equals("ferry"));
         }
+        assertThat(output).contains("CPU per measured message, us");
         for (PerfReport.CaseResult result : report.cases().subList(2, 4)) {
             String type = result.name().startsWith("standard") ? "StandardWorkflow" : "PoolingWorkflow";
             // Warm-up messages were forgotten: every tag counts exactly the measured messages.
@@ -86,6 +104,18 @@ class PerfRunTest {
         assertThat(html.length()).isGreaterThan(150_000); // Chart.js is inlined, so the page works offline
 
         await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
+    }
+
+    @Test
+    void eachRunStartsOneCaseLater() {
+        List<PerfCase> cases = List.of(PerfCase.parse("no-bridge", 4), PerfCase.parse("core-bridge", 4), PerfCase.parse("standard-events-on", 4));
+        assertThat(PerfRun.rotated(cases, 0)).extracting(PerfCase::name).containsExactly("no-bridge", "core-bridge", "standard-events-on");
+        assertThat(PerfRun.rotated(cases, 1)).extracting(PerfCase::name).containsExactly("core-bridge", "standard-events-on", "no-bridge");
+        assertThat(PerfRun.rotated(cases, 3)).extracting(PerfCase::name).containsExactly("no-bridge", "core-bridge", "standard-events-on");
+    }
+
+    private static double cpuMs(PerfReport.CaseResult result, String process) {
+        return result.cpu().stream().filter(c -> c.process().equals(process)).findFirst().orElseThrow().cpuMs();
     }
 
     private static long count(PerfReport.CaseResult result, String tag) {
