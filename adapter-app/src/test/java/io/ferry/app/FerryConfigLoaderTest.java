@@ -101,6 +101,12 @@ class FerryConfigLoaderTest {
             negative batch size     | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-size: -5}' | ferry.channels[0].workflow.batch-size: must be greater than or equal to 1
             negative batch time     | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-time: -5ms}' | ferry.channels[0].workflow.batch-time: must not be negative
             negative batch linger   | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-linger: -1ms}' | ferry.channels[0].workflow.batch-linger: must not be negative
+            negative drain timeout  | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {drain-timeout: -1s}' | ferry.channels[0].workflow.drain-timeout: must not be negative
+            zero reconnect interval | 'channels:'                                 | 'reconnect: {initial-interval: 0ms}\\n  channels:' | ferry.reconnect.initial-interval: must be at least 1ms
+            negative reconnect max  | 'channels:'                                 | 'reconnect: {max-interval: -5s}\\n  channels:' | ferry.reconnect.max-interval: must be at least 1ms
+            reconnect max below initial | 'channels:'                             | 'reconnect: {initial-interval: 2s, max-interval: 1s}\\n  channels:' | ferry.reconnect.max-interval: must not be below ferry.reconnect.initial-interval
+            negative events linger  | 'channels:'                                 | 'events: {linger: -1ms}\\n  channels:' | ferry.events.linger: must not be negative
+            zero time slice         | 'channels:'                                 | 'profiling: {time-slice: 0s}\\n  channels:' | ferry.profiling.time-slice: must be at least 1ms
             management port too big | 'channels:'                               | 'management: {port: 70000}\\n  channels:' | port: must be less than or equal to 65535
             management open beyond loopback | 'channels:'                       | 'management: {address: 0.0.0.0}\\n  channels:' | ferry.management.user: required when ferry.management.address (0.0.0.0) is not a loopback address
             management user without password | 'channels:'                      | 'management: {user: operator}\\n  channels:' | ferry.management.password: missing

@@ -141,6 +141,11 @@ public final class FerryConfigLoader {
             }
         }
         checkConnection(file, properties, PREFIX + ".events.connection", properties.events().connection());
+        FerryProperties.Reconnect reconnect = properties.reconnect();
+        if (reconnect.maxInterval().compareTo(reconnect.initialInterval()) < 0) {
+            throw new ConfigException(file + ": " + PREFIX + ".reconnect.max-interval: must not be below "
+                    + PREFIX + ".reconnect.initial-interval");
+        }
         checkManagement(file, properties.management());
     }
 

@@ -29,6 +29,8 @@ public record FerryProperties(
 
     /** What a negative duration's key is told. */
     static final String NOT_NEGATIVE = "must not be negative";
+    /** What a duration that must pass at all (a wait between attempts, a slice of time) is told when it does not. */
+    static final String POSITIVE = "must be at least 1ms";
 
     /**
      * How workers reach a broker that is down: waits of {@code initialInterval}, each next one
@@ -36,9 +38,9 @@ public record FerryProperties(
      * failures in a row the worker gives up (0, the default: never).
      */
     public record Reconnect(
-            @DefaultValue("100ms") Duration initialInterval,
+            @DefaultValue("100ms") @DurationMin(millis = 1, message = POSITIVE) Duration initialInterval,
             @DefaultValue("2.0") @jakarta.validation.constraints.DecimalMin("1.0") double multiplier,
-            @DefaultValue("5s") Duration maxInterval,
+            @DefaultValue("5s") @DurationMin(millis = 1, message = POSITIVE) Duration maxInterval,
             @DefaultValue("0") @Min(0) int maxAttempts) {
     }
 
@@ -109,7 +111,7 @@ public record FerryProperties(
             @DefaultValue("100") @Min(1) int batchSize,
             @DefaultValue("50ms") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration batchTime,
             @DefaultValue("0ms") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration batchLinger,
-            @DefaultValue("10s") Duration drainTimeout,
+            @DefaultValue("10s") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration drainTimeout,
             @DefaultValue List<@Valid ServiceDefinition> services) {
     }
 
@@ -129,14 +131,14 @@ public record FerryProperties(
             @NotBlank @DefaultValue("ferry.events") String topic,
             @DefaultValue("20000") @Min(1) int queueCapacity,
             @DefaultValue("1000") @Min(1) int batchSize,
-            @DefaultValue("100ms") Duration linger) {
+            @DefaultValue("100ms") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration linger) {
     }
 
     /**
      * @param timeSlice  the length of a statistics time slice
      * @param logSlices  whether to log the perf4j table at the end of every slice
      */
-    public record Profiling(@DefaultValue("30s") Duration timeSlice, @DefaultValue("false") boolean logSlices) {
+    public record Profiling(@DefaultValue("30s") @DurationMin(millis = 1, message = POSITIVE) Duration timeSlice, @DefaultValue("false") boolean logSlices) {
     }
 
     /**
