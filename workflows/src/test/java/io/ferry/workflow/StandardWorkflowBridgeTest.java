@@ -95,8 +95,9 @@ class StandardWorkflowBridgeTest {
         int count = 2_000;
         bridge.sendNumbered(count);
 
+        // A long batch time: the batches close on their size or the linger, not on a slow machine's clock.
         bridge.start(new StandardWorkflow(WorkflowSettings.of("linger", "linger").withSendEvents(false)
-                .withBatchLinger(Duration.ofMillis(5)), List.of(), bridge.endpoints(), null));
+                .withBatch(100, Duration.ofSeconds(10)).withBatchLinger(Duration.ofMillis(5)), List.of(), bridge.endpoints(), null));
 
         awaitEachDeliveredOnce(count);
         StatisticsSnapshot stats = TimingRegistry.global().cumulative();

@@ -25,7 +25,10 @@ import io.ferry.core.Rejection;
 class WorkerBatchingTest {
 
     private static final Duration IDLE_RECEIVE = Duration.ofMillis(200);
-    private static final WorkflowSettings LINGERING = WorkflowSettings.of("c", "w").withBatchLinger(Duration.ofMillis(1));
+    /** Batch time is not under test here: long enough that a stalled thread never closes a batch. */
+    private static final WorkflowSettings NO_BATCH_TIME = WorkflowSettings.of("c", "w")
+            .withBatch(WorkflowSettings.DEFAULT_BATCH_SIZE, Duration.ofSeconds(10));
+    private static final WorkflowSettings LINGERING = NO_BATCH_TIME.withBatchLinger(Duration.ofMillis(1));
 
     @Test
     void aSmallBatchClosesAsSoonAsNoMessageIsWaitingEvenWithALinger() throws Exception {
@@ -52,7 +55,7 @@ class WorkerBatchingTest {
     void byDefaultEvenAFullerBatchClosesAtOnce() throws Exception {
         ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).arrivingLater(2);
 
-        List<Integer> batches = run(source, WorkflowSettings.of("c", "w"), WorkflowSettings.LINGER_FROM + 2);
+        List<Integer> batches = run(source, NO_BATCH_TIME, WorkflowSettings.LINGER_FROM + 2);
 
         assertThat(batches).containsExactly(WorkflowSettings.LINGER_FROM, 1, 1);
     }
@@ -61,7 +64,7 @@ class WorkerBatchingTest {
     void aLingeringBatchStillStopsAtItsSizeLimit() throws Exception {
         ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).arrivingLater(2).waiting(8);
 
-        List<Integer> batches = run(source, LINGERING.withBatch(12, Duration.ofSeconds(5)), 20);
+        List<Integer> batches = run(source, LINGERING.withBatch(12, Duration.ofSeconds(10)), 20);
 
         assertThat(batches).containsExactly(12, 8);
     }
