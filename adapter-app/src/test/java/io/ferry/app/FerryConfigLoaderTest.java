@@ -56,6 +56,12 @@ class FerryConfigLoaderTest {
     }
 
     @Test
+    void aBatchLingerInNanosecondsAsFerryPerfWritesItIsRead() throws IOException {
+        FerryProperties properties = loader.load(write(VALID + "      workflow: {batch-linger: 2000000ns}\n"));
+        assertThat(properties.channels().get(0).workflow().batchLinger()).isEqualTo(Duration.ofMillis(2));
+    }
+
+    @Test
     void defaultsAndPlaceholdersApply() throws IOException {
         FerryProperties properties = loader.load(write(VALID));
         assertThat(properties.connections().get("remote").password()).isEqualTo("secret");
@@ -101,6 +107,7 @@ class FerryConfigLoaderTest {
             negative batch size     | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-size: -5}' | ferry.channels[0].workflow.batch-size: must be greater than or equal to 1
             negative batch time     | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-time: -5ms}' | ferry.channels[0].workflow.batch-time: must not be negative
             negative batch linger   | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-linger: -1ms}' | ferry.channels[0].workflow.batch-linger: must not be negative
+            sub-millisecond linger  | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-linger: 500us}' | ferry.channels[0].workflow.batch-linger: must be 0ms or at least 1ms
             negative drain timeout  | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {drain-timeout: -1s}' | ferry.channels[0].workflow.drain-timeout: must not be negative
             zero reconnect interval | 'channels:'                                 | 'reconnect: {initial-interval: 0ms}\\n  channels:' | ferry.reconnect.initial-interval: must be at least 1ms
             negative reconnect max  | 'channels:'                                 | 'reconnect: {max-interval: -5s}\\n  channels:' | ferry.reconnect.max-interval: must be at least 1ms

@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -126,6 +127,11 @@ public final class FerryConfigLoader {
             checkConnection(file, properties, key + ".produce.connection", channel.produce().connection());
             checkDestination(file, key + ".consume", channel.consume(), true);
             checkDestination(file, key + ".produce", channel.produce(), false);
+            Duration linger = channel.workflow().batchLinger();
+            if (!linger.isZero() && linger.compareTo(Duration.ofMillis(1)) < 0) {
+                // A receive waits in whole milliseconds: a shorter linger would silently be none.
+                throw new ConfigException(file + ": " + key + ".workflow.batch-linger: must be 0ms or at least 1ms");
+            }
             Set<String> serviceIds = new HashSet<>();
             List<FerryProperties.ServiceDefinition> definitions = channel.workflow().services();
             for (int s = 0; s < definitions.size(); s++) {

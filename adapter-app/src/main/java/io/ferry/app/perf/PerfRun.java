@@ -424,7 +424,7 @@ final class PerfRun {
                   management: {port: 0}
                 """.formatted(perfCase.name(), localUrl, remoteUrl, perfCase.inQueue(), perfCase.outQueue(), perfCase.workflow(), WORKFLOW_ID,
                 perfCase.poolSize(), perfCase.batchSize() > 0 ? perfCase.batchSize() : settings.batchSize(),
-                settings.batchLinger() == null ? "" : "\n        batch-linger: " + settings.batchLinger().toMillis() + "ms",
+                settings.batchLinger() == null ? "" : "\n        batch-linger: " + settings.batchLinger().toNanos() + "ns",
                 perfCase.sendEvents());
     }
 
