@@ -39,7 +39,6 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
     private final WorkflowSettings settings;
     private final List<ProfiledService> services;
     private final LifecycleEventSink events;
-    private final int handlers;
     /** Null with one handler thread. */
     private final HandlerPool pool;
     private final Worker worker;
@@ -62,7 +61,6 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
         this.settings = settings;
         this.services = services.stream().map(ProfiledService::new).toList();
         this.events = events;
-        this.handlers = handlers;
         this.pool = handlers == 1 ? null : new HandlerPool("ferry-" + settings.id(), handlers);
         this.worker = new Worker(settings.id(), endpoints, this::onMessage, settings, counts, pool);
     }
@@ -79,7 +77,7 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
 
     /** The threads that handle messages (the pool size of a pooling workflow). */
     public int workerCount() {
-        return handlers;
+        return pool == null ? 1 : pool.size();
     }
 
     /** Messages delivered and rejected since this workflow was created. */
@@ -97,7 +95,7 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
 
     /** {@link #workerCount()} while the workflow runs; 0 once stopped, or once its worker gave up reaching a broker. */
     public synchronized int runningWorkers() {
-        return thread != null && thread.isAlive() ? handlers : 0;
+        return thread != null && thread.isAlive() ? workerCount() : 0;
     }
 
     /** Handles one message; subclasses time it and call {@link #process}. */
@@ -142,7 +140,7 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
         thread = new Thread(worker, "ferry-" + id() + "-0");
         thread.start();
         LOG.info("workflow {} started ({}, {} worker(s), {} service(s), events {})", id(), getClass().getSimpleName(),
-                handlers, services.size(), settings.sendEvents() ? "on" : "off");
+                workerCount(), services.size(), settings.sendEvents() ? "on" : "off");
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.ferry.core.FerryMessage;
 import io.ferry.core.MessageRejectedException;
@@ -91,7 +92,8 @@ final class HandlerPool implements AutoCloseable {
         private final MessageHandler handler;
         private final AtomicInteger next = new AtomicInteger();
         private final CountDownLatch helpersDone;
-        private volatile Throwable failure;
+        /** The first failure; later ones are dropped. */
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
         Batch(List<FerryMessage> messages, Producer producer, MessageHandler handler, int helping) {
             this.messages = messages;
@@ -112,21 +114,17 @@ final class HandlerPool implements AutoCloseable {
 
         void drain() {
             int index;
-            while (failure == null && (index = next.getAndIncrement()) < messages.size()) {
+            while (failure.get() == null && (index = next.getAndIncrement()) < messages.size()) {
                 try {
                     handler.handle(messages.get(index), producer);
                 } catch (Exception | Error e) {
-                    synchronized (this) {
-                        if (failure == null) {
-                            failure = e;
-                        }
-                    }
+                    failure.compareAndSet(null, e);
                 }
             }
         }
 
         void rethrowFailure() throws MessageRejectedException, ProduceException {
-            Throwable first = failure;
+            Throwable first = failure.get();
             if (first instanceof MessageRejectedException rejected) {
                 throw rejected;
             }

@@ -31,6 +31,8 @@ final class ManagementPort {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(30);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final StatisticsJson FIGURES = new StatisticsJson();
 
     private final URI profiling;
     private final ChildProcess adapter;
@@ -82,8 +84,8 @@ final class ManagementPort {
     }
 
     private StatisticsJson.SnapshotFigures json() throws IOException, InterruptedException, ProcessException {
-        JsonNode figures = JsonMapper.builder().build().readTree(send(HttpRequest.newBuilder(profiling).GET()));
-        return new StatisticsJson().parse(figures.get("cumulative").toString());
+        JsonNode figures = JSON.readTree(send(HttpRequest.newBuilder(profiling).GET()));
+        return FIGURES.parse(figures.get("cumulative").toString());
     }
 
     private static Map<String, Long> counts(StatisticsJson.SnapshotFigures figures) {

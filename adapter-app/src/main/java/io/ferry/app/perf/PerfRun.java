@@ -72,8 +72,7 @@ final class PerfRun {
     private final List<ChildProcess> started = new ArrayList<>();
     private final Path dir;
     /** By case name: each bridge process stays up from its case's first run to the end of the whole run. */
-    private final Map<String, ChildProcess> bridges = new HashMap<>();
-    private final Map<String, Duration> startups = new HashMap<>();
+    private final Map<String, Bridge> bridges = new HashMap<>();
     private ChildProcess localBroker;
     private ChildProcess remoteBroker;
     private String localUrl;
@@ -169,7 +168,8 @@ final class PerfRun {
         out.println();
         out.println("== " + label);
         String receiveUrl = perfCase.kind() == PerfCase.Kind.NO_BRIDGE ? localUrl : remoteUrl;
-        ChildProcess bridge = bridge(perfCase);
+        Bridge own = bridge(perfCase);
+        ChildProcess bridge = own == null ? null : own.process();
         PerfReport.Warmup warmup = warmUp(perfCase, receiveUrl, persistent, bridge);
         PerfReport.Endpoint fixedRate = null;
         if (settings.latencyRate() > 0) {
@@ -178,7 +178,7 @@ final class PerfRun {
                     String.format(Locale.ROOT, "at %.0f msg/s", settings.latencyRate()), true);
             printCpu("at-rate CPU", cpuUse(before, cpu(bridge)), perfCase);
         }
-        ManagementPort adapter = perfCase.isFerry() ? ManagementPort.of(bridge) : null;
+        ManagementPort adapter = own == null ? null : own.management();
         if (adapter != null) {
             adapter.resetStatistics(); // its tables then show the measured messages alone
         }
@@ -202,7 +202,7 @@ final class PerfRun {
         double cpuSeconds = cpu.stream().filter(c -> c.process().equals(BRIDGE)).mapToDouble(c -> c.cpuMs() / 1000).findFirst().orElse(-1);
         double measuredSeconds = endToEnd.throughput() == 0 ? 0 : settings.messages() / endToEnd.throughput();
         double cpuCores = cpuSeconds < 0 || measuredSeconds == 0 ? -1 : cpuSeconds / measuredSeconds;
-        double startup = startups.get(name).toMillis() / 1000.0;
+        double startup = own.startup().toMillis() / 1000.0;
         out.printf(Locale.ROOT, "%s: ready in %.1f s, peak RSS %.0f MiB, %.1f s CPU for the measured messages (%.2f cores)%n",
                 perfCase.isFerry() ? "adapter" : "bridge", startup, bridge.peakRssMiB(), cpuSeconds, cpuCores);
         return new PerfReport.CaseResult(name, perfCase.kindName(), delivery, run, warmup, endToEnd, fixedRate, figures, tables, cpu,
@@ -215,23 +215,29 @@ final class PerfRun {
      * started afresh for every run would be measured while its JVM still compiles, the core bridge
      * never. Null for a case with no process of its own.
      */
-    private ChildProcess bridge(PerfCase perfCase) throws Exception {
-        ChildProcess bridge = bridges.get(perfCase.name());
+    private Bridge bridge(PerfCase perfCase) throws Exception {
+        Bridge bridge = bridges.get(perfCase.name());
         if (bridge != null || perfCase.kind() == PerfCase.Kind.NO_BRIDGE || perfCase.kind() == PerfCase.Kind.CORE_BRIDGE) {
             return bridge;
         }
         Path caseDir = dir.resolve(perfCase.name());
         Files.createDirectories(caseDir);
-        bridge = startBridge(perfCase, caseDir);
-        Duration startup = bridge.awaitReady(perfCase.isFerry() ? FerryProcesses.ADAPTER_READY : PEER_READY, Duration.ofSeconds(60));
+        ChildProcess process = startBridge(perfCase, caseDir);
+        Duration startup = process.awaitReady(perfCase.isFerry() ? FerryProcesses.ADAPTER_READY : PEER_READY, Duration.ofSeconds(60));
+        ManagementPort management = null;
         if (perfCase.isFerry()) {
+            management = ManagementPort.of(process);
             // Forgets start-up. The adapter's first management request also initialises its web layer, a
             // second of compiling that belongs in the warm-up, not in the measured pass.
-            ManagementPort.of(bridge).resetStatistics();
+            management.resetStatistics();
         }
+        bridge = new Bridge(process, startup, management);
         bridges.put(perfCase.name(), bridge);
-        startups.put(perfCase.name(), startup);
         return bridge;
+    }
+
+    /** A case's bridge process, how long it took to start, and for Ferry's adapter its management port (else null). */
+    private record Bridge(ChildProcess process, Duration startup, ManagementPort management) {
     }
 
     /**
@@ -257,21 +263,25 @@ final class PerfRun {
             int count = Math.min(settings.messages(), settings.warmupMax() - sent);
             Map<String, ProcessCpu> before = cpu(bridge);
             PerfReport.Endpoint endpoint = load(perfCase, receiveUrl, count, persistent, settings.rate(), "warm-up", false);
-            Map<String, ProcessCpu> after = cpu(bridge);
-            ProcessCpu compiling = ProcessCpu.NONE;
-            for (String process : after.keySet()) {
-                if (!process.equals(LOAD_GENERATOR)) {
-                    compiling = compiling.plus(after.get(process).since(before.get(process)));
+            List<PerfReport.CpuUse> used = cpuUse(before, cpu(bridge));
+            double cpuMs = 0;
+            double jitMs = 0;
+            for (PerfReport.CpuUse use : used) {
+                if (!use.process().equals(LOAD_GENERATOR)) {
+                    cpuMs += use.cpuMs();
+                    jitMs += use.jitMs();
                 }
             }
+            double jitShare = cpuMs == 0 ? 0 : jitMs / cpuMs;
             sent += count;
             missing += endpoint.missing();
             duplicated += endpoint.duplicated();
             corrupted += endpoint.corrupted();
-            shares.add(compiling.jitShare());
-            quiet = compiling.known() && compiling.jitShare() * 100 <= QUIET_PERCENT;
+            shares.add(jitShare);
+            boolean known = !used.isEmpty();
+            quiet = known && jitShare * 100 <= QUIET_PERCENT;
             boolean outOfTime = System.nanoTime() - startedAt > WARMUP_TIME_LIMIT.toNanos();
-            done = sent >= settings.warmupMax() || sent >= settings.warmup() && (quiet || !compiling.known() || outOfTime);
+            done = sent >= settings.warmupMax() || sent >= settings.warmup() && (quiet || !known || outOfTime);
         }
         double seconds = (System.nanoTime() - startedAt) / 1e9;
         String trail = shares.stream().map(share -> String.format(Locale.ROOT, "%.0f%%", 100 * share)).collect(Collectors.joining(" "));

@@ -14,7 +14,6 @@ import java.time.Duration;
  */
 public record ProcessCpu(Duration total, Duration jit) {
 
-    public static final ProcessCpu NONE = new ProcessCpu(Duration.ZERO, Duration.ZERO);
     public static final ProcessCpu UNKNOWN = new ProcessCpu(Duration.ofMillis(-1), Duration.ofMillis(-1));
 
     /** HotSpot names them "C1 CompilerThread0", "C2 CompilerThread1", ...; Linux keeps 15 characters. */
@@ -56,18 +55,6 @@ public record ProcessCpu(Duration total, Duration jit) {
             return UNKNOWN;
         }
         return new ProcessCpu(total.minus(earlier.total), jit.minus(earlier.jit));
-    }
-
-    public ProcessCpu plus(ProcessCpu other) {
-        if (!known() || !other.known()) {
-            return UNKNOWN;
-        }
-        return new ProcessCpu(total.plus(other.total), jit.plus(other.jit));
-    }
-
-    /** The compiler's part of the total, 0 to 1; 0 when nothing was used or it is unknown. */
-    public double jitShare() {
-        return !known() || total.isZero() ? 0 : (double) jit.toMillis() / total.toMillis();
     }
 
     private static long compilerTicks(Path task) {
