@@ -16,8 +16,17 @@ public interface Consumer extends AutoCloseable {
      */
     FerryMessage receive(long timeoutMillis) throws ConsumeException, UntranslatableMessageException;
 
-    /** The next message if one is available at once (no waiting), else {@code null}; as {@link #receive} otherwise. */
+    /**
+     * The next message if one is available at once, else {@code null}; as {@link #receive} otherwise.
+     * It may ask the source whether one is waiting there (a round trip).
+     */
     FerryMessage receiveNow() throws ConsumeException, UntranslatableMessageException;
+
+    /**
+     * The next message if the source has already pushed it to this process, else {@code null}: as
+     * {@link #receiveNow()}, but never waits for the source, not even for a round trip.
+     */
+    FerryMessage receivePrefetched() throws ConsumeException, UntranslatableMessageException;
 
     /** Acknowledges every message this consumer handed out since the last acknowledge or recover. */
     void acknowledge() throws ConsumeException;

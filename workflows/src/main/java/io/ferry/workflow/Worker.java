@@ -27,7 +27,8 @@ import io.ferry.core.UntranslatableMessageException;
  * duplicate detection drops what it already has.
  *
  * <p>Batching is adaptive: a batch closes as soon as no further message is available at once (so
- * at low rates nothing waits for a timer), or at {@code batchSize} messages, or after
+ * at low rates nothing waits for a timer; a lone message does not even wait to ask the source
+ * whether another is waiting there), or at {@code batchSize} messages, or after
  * {@code batchTime}; a batch that already holds {@link WorkflowSettings#LINGER_FROM} messages (so
  * they arrive faster than batches commit) also waits up to {@code batchLinger} for the next one. The
  * batch is received first and its messages handled after: in turn on this thread, or in parallel by
@@ -178,7 +179,10 @@ final class Worker implements Runnable {
             if (batchSoFar >= limit || left <= 0) {
                 break;
             }
-            message = consumer.receiveNow();
+            // A lone message means the source is quiet: it goes at once, without first asking the
+            // source (a round trip, 0.2 ms at p50) whether more are waiting. Messages that come in
+            // bunches are worth asking for: a fuller batch means fewer commits, each a journal sync.
+            message = batchSoFar > 1 ? consumer.receiveNow() : consumer.receivePrefetched();
             if (message == null && batchSoFar >= WorkflowSettings.LINGER_FROM && lingerMillis > 0) {
                 long wait = Math.min(lingerMillis, TimeUnit.NANOSECONDS.toMillis(left));
                 message = wait > 0 ? consumer.receive(wait) : null;

@@ -19,8 +19,8 @@ import io.ferry.core.Producer;
 import io.ferry.core.Rejection;
 
 /**
- * How a worker closes its batches, against a scripted source: each message is either waiting
- * already, or arrives only to a receive that waits. (Delivery itself is tested against real brokers.)
+ * How a worker closes its batches, against a scripted source: each message is here already,
+ * waiting on the source, or arrives only to a receive that waits. (Delivery itself is tested against real brokers.)
  */
 class WorkerBatchingTest {
 
@@ -38,6 +38,26 @@ class WorkerBatchingTest {
 
         assertThat(batches).containsExactly(3, 1);
         assertThat(source.waits).as("only the idle receive waited").containsOnly(IDLE_RECEIVE.toMillis());
+    }
+
+    @Test
+    void aLoneMessageGoesWithoutAskingTheSourceWhetherAnotherIsWaiting() throws Exception {
+        ScriptedSource source = new ScriptedSource().arrivingLater(1).atSource(1);
+
+        List<Integer> batches = run(source, NO_BATCH_TIME, 2);
+
+        assertThat(batches).containsExactly(1, 1);
+        assertThat(source.asked).isZero();
+    }
+
+    @Test
+    void aBatchOfTwoOrMoreAsksTheSourceForTheMessagesWaitingThere() throws Exception {
+        ScriptedSource source = new ScriptedSource().waiting(2).atSource(3).arrivingLater(1);
+
+        List<Integer> batches = run(source, NO_BATCH_TIME, 6);
+
+        assertThat(batches).containsExactly(5, 1);
+        assertThat(source.asked).as("three that found a message, one that found none").isEqualTo(4);
     }
 
     @Test
@@ -103,27 +123,39 @@ class WorkerBatchingTest {
         };
     }
 
-    /** Messages that are waiting already (receiveNow hands them out) or that a receive must wait for. */
+    /**
+     * Messages that are here already (every receive hands them out at once), waiting on the source
+     * (only receiveNow, which asks the source, or a waiting receive gets them) or that only a
+     * receive that waits gets.
+     */
     private static final class ScriptedSource implements Consumer {
-        private record Arrival(FerryMessage message, boolean waiting) {
+        private enum Where { PREFETCHED, AT_SOURCE, LATER }
+
+        private record Arrival(FerryMessage message, Where where) {
         }
 
         private final Deque<Arrival> arrivals = new ArrayDeque<>();
         final List<Long> waits = new ArrayList<>();
+        /** How often the worker asked the source whether a message was waiting there. */
+        int asked;
         private int next;
 
         synchronized ScriptedSource waiting(int count) {
-            return add(count, true);
+            return add(count, Where.PREFETCHED);
+        }
+
+        synchronized ScriptedSource atSource(int count) {
+            return add(count, Where.AT_SOURCE);
         }
 
         synchronized ScriptedSource arrivingLater(int count) {
-            return add(count, false);
+            return add(count, Where.LATER);
         }
 
-        private ScriptedSource add(int count, boolean waiting) {
+        private ScriptedSource add(int count, Where where) {
             for (int i = 0; i < count; i++) {
                 String id = Integer.toString(next++);
-                arrivals.add(new Arrival(new FerryMessage(id, FerryMessage.PayloadType.BYTES, id.getBytes(StandardCharsets.UTF_8)), waiting));
+                arrivals.add(new Arrival(new FerryMessage(id, FerryMessage.PayloadType.BYTES, id.getBytes(StandardCharsets.UTF_8)), where));
             }
             return this;
         }
@@ -141,8 +173,19 @@ class WorkerBatchingTest {
 
         @Override
         public synchronized FerryMessage receiveNow() {
+            asked++;
+            return take(Where.AT_SOURCE);
+        }
+
+        @Override
+        public synchronized FerryMessage receivePrefetched() {
+            return take(Where.PREFETCHED);
+        }
+
+        /** The next message if it is no further away than {@code reach}. */
+        private FerryMessage take(Where reach) {
             Arrival arrival = arrivals.peek();
-            return arrival != null && arrival.waiting() ? arrivals.poll().message() : null;
+            return arrival != null && arrival.where().compareTo(reach) <= 0 ? arrivals.poll().message() : null;
         }
 
         @Override

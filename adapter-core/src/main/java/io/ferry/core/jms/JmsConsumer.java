@@ -1,5 +1,6 @@
 package io.ferry.core.jms;
 
+import java.lang.reflect.Field;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,6 +11,9 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+
+import org.apache.activemq.artemis.core.client.impl.ClientConsumerInternal;
+import org.apache.activemq.artemis.jms.client.ActiveMQMessageConsumer;
 
 import io.ferry.core.ConsumeException;
 import io.ferry.core.Consumer;
@@ -29,6 +33,8 @@ import io.ferry.core.UntranslatableMessageException;
 public final class JmsConsumer implements Consumer {
 
     private static final String DELIVERY_COUNT = "JMSXDeliveryCount";
+    /** The Artemis consumer inside Artemis's JMS one, which has no public accessor for it; null if not found. */
+    private static final Field ARTEMIS_CONSUMER = artemisConsumerField();
 
     private final SharedConnection connection;
     private final JmsDestination source;
@@ -36,6 +42,8 @@ public final class JmsConsumer implements Consumer {
     private final Session session;
     private final long generation;
     private final MessageConsumer consumer;
+    /** Where the messages the broker pushed ahead wait; null when it cannot be reached (then every receive may ask the broker). */
+    private final ClientConsumerInternal clientBuffer;
     private final JmsMessageTranslator translator;
     private Message lastReceived;
     private MessageProducer errorProducer;
@@ -56,6 +64,7 @@ public final class JmsConsumer implements Consumer {
             connection.reportFailure(generation, e);
             throw e;
         }
+        this.clientBuffer = clientBufferOf(consumer);
     }
 
     @Override
@@ -70,10 +79,24 @@ public final class JmsConsumer implements Consumer {
     @Override
     public FerryMessage receiveNow() throws ConsumeException, UntranslatableMessageException {
         try {
+            // With its buffer empty, Artemis's receiveNoWait() asks the broker for a message (a round trip).
             return translate(consumer.receiveNoWait());
         } catch (JMSException e) {
             throw failed("receive", e);
         }
+    }
+
+    @Override
+    public FerryMessage receivePrefetched() throws ConsumeException, UntranslatableMessageException {
+        if (clientBuffer != null && clientBuffer.getBufferSize() == 0) {
+            return null;
+        }
+        return receiveNow();
+    }
+
+    /** Whether {@link #receivePrefetched()} can look into Artemis's client buffer (else it asks the broker). */
+    boolean seesPrefetched() {
+        return clientBuffer != null;
     }
 
     private FerryMessage translate(Message message) throws UntranslatableMessageException {
@@ -153,6 +176,30 @@ public final class JmsConsumer implements Consumer {
         message.setStringProperty(ErrorProperties.MESSAGE, rejection.reason());
         message.setStringProperty(ErrorProperties.ORIGINAL_DESTINATION, source.name());
         message.setIntProperty(ErrorProperties.ATTEMPTS, rejection.attempts());
+    }
+
+    private static ClientConsumerInternal clientBufferOf(MessageConsumer consumer) {
+        if (ARTEMIS_CONSUMER == null || !(consumer instanceof ActiveMQMessageConsumer)) {
+            return null;
+        }
+        try {
+            // With consumerWindowSize=0 the broker pushes nothing ahead, so only asking it finds the next message.
+            return ARTEMIS_CONSUMER.get(consumer) instanceof ClientConsumerInternal internal && internal.getClientWindowSize() != 0
+                    ? internal : null;
+        } catch (IllegalAccessException e) {
+            return null;
+        }
+    }
+
+    /** Looked up once: without it, {@link #receivePrefetched()} asks the broker as {@link #receiveNow()} does. */
+    private static Field artemisConsumerField() {
+        try {
+            Field field = ActiveMQMessageConsumer.class.getDeclaredField("consumer");
+            field.setAccessible(true);
+            return field;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
     }
 
     private ConsumeException failed(String what, JMSException e) {

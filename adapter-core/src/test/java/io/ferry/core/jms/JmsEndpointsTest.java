@@ -2,11 +2,14 @@ package io.ferry.core.jms;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
@@ -121,6 +124,42 @@ class JmsEndpointsTest {
             List<Message> out = client.drain("b", 500);
             assertThat(out).hasSize(1);
             assertThat(out.get(0).getStringProperty("_AMQ_DUPL_ID")).isEqualTo("ID:source-42");
+        }
+    }
+
+    @Test
+    void receivePrefetchedHandsOutWhatTheBrokerPushedAheadAndNothingMore() throws Exception {
+        sendToA(2);
+        try (Consumer consumer = endpoints.openConsumer()) {
+            assertThat(((JmsConsumer) consumer).seesPrefetched()).as("Artemis's client buffer is reachable").isTrue();
+            assertThat(consumer.receive(5_000)).isNotNull();
+            assertThat(await().atMost(Duration.ofSeconds(10)).until(consumer::receivePrefetched, Objects::nonNull)).isNotNull();
+            assertThat(consumer.receivePrefetched()).isNull();
+            consumer.acknowledge();
+        }
+        assertThat(broker.messageCount("a")).isZero();
+    }
+
+    @Test
+    void withPrefetchingOffReceivePrefetchedAsksTheBroker() throws Exception {
+        ConnectionSettings noWindow = ConnectionSettings.anonymous("test", broker.url() + "?consumerWindowSize=0");
+        sendToA(2);
+        try (JmsEndpoints unbuffered = new JmsEndpoints(noWindow, "a", noWindow, "b", "errors");
+             Consumer consumer = unbuffered.openConsumer()) {
+            assertThat(((JmsConsumer) consumer).seesPrefetched()).isFalse();
+            assertThat(consumer.receive(5_000)).isNotNull();
+            // Nothing is pushed ahead, so only asking the broker finds the second message.
+            assertThat(consumer.receivePrefetched()).isNotNull();
+            consumer.acknowledge();
+        }
+        assertThat(broker.messageCount("a")).isZero();
+    }
+
+    private void sendToA(int count) throws Exception {
+        try (JmsTestClient client = new JmsTestClient(broker.url())) {
+            for (int i = 0; i < count; i++) {
+                client.send("a", client.bytes(new byte[] {(byte) i}), Map.of());
+            }
         }
     }
 
