@@ -23,8 +23,8 @@ public interface Consumer extends AutoCloseable {
     FerryMessage receiveNow() throws ConsumeException, UntranslatableMessageException;
 
     /**
-     * The next message if the source has already pushed it to this process, else {@code null}: as
-     * {@link #receiveNow()}, but never waits for the source, not even for a round trip.
+     * As {@link #receiveNow()}, but returns {@code null} without asking the source when it can tell
+     * that the source has pushed no message ahead to this process.
      */
     FerryMessage receivePrefetched() throws ConsumeException, UntranslatableMessageException;
 

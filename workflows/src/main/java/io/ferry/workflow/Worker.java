@@ -180,8 +180,8 @@ final class Worker implements Runnable {
                 break;
             }
             // A lone message means the source is quiet: it goes at once, without first asking the
-            // source (a round trip, 0.2 ms at p50) whether more are waiting. Messages that come in
-            // bunches are worth asking for: a fuller batch means fewer commits, each a journal sync.
+            // source (a round trip) whether more are waiting. Messages that come in bunches are
+            // worth asking for: a fuller batch means fewer commits, each a journal sync.
             message = batchSoFar > 1 ? consumer.receiveNow() : consumer.receivePrefetched();
             if (message == null && batchSoFar >= WorkflowSettings.LINGER_FROM && lingerMillis > 0) {
                 long wait = Math.min(lingerMillis, TimeUnit.NANOSECONDS.toMillis(left));

@@ -42,8 +42,11 @@ public final class JmsConsumer implements Consumer {
     private final Session session;
     private final long generation;
     private final MessageConsumer consumer;
-    /** Where the messages the broker pushed ahead wait; null when it cannot be reached (then every receive may ask the broker). */
-    private final ClientConsumerInternal clientBuffer;
+    /**
+     * Artemis's consumer inside the JMS one, whose buffer holds the messages the broker pushed ahead;
+     * null when it cannot be reached or the broker pushes nothing ahead ({@code consumerWindowSize=0}).
+     */
+    private final ClientConsumerInternal artemisConsumer;
     private final JmsMessageTranslator translator;
     private Message lastReceived;
     private MessageProducer errorProducer;
@@ -64,7 +67,7 @@ public final class JmsConsumer implements Consumer {
             connection.reportFailure(generation, e);
             throw e;
         }
-        this.clientBuffer = clientBufferOf(consumer);
+        this.artemisConsumer = artemisConsumerOf(consumer);
     }
 
     @Override
@@ -88,15 +91,10 @@ public final class JmsConsumer implements Consumer {
 
     @Override
     public FerryMessage receivePrefetched() throws ConsumeException, UntranslatableMessageException {
-        if (clientBuffer != null && clientBuffer.getBufferSize() == 0) {
+        if (artemisConsumer != null && artemisConsumer.getBufferSize() == 0) {
             return null;
         }
         return receiveNow();
-    }
-
-    /** Whether {@link #receivePrefetched()} can look into Artemis's client buffer (else it asks the broker). */
-    boolean seesPrefetched() {
-        return clientBuffer != null;
     }
 
     private FerryMessage translate(Message message) throws UntranslatableMessageException {
@@ -178,7 +176,7 @@ public final class JmsConsumer implements Consumer {
         message.setIntProperty(ErrorProperties.ATTEMPTS, rejection.attempts());
     }
 
-    private static ClientConsumerInternal clientBufferOf(MessageConsumer consumer) {
+    private static ClientConsumerInternal artemisConsumerOf(MessageConsumer consumer) {
         if (ARTEMIS_CONSUMER == null || !(consumer instanceof ActiveMQMessageConsumer)) {
             return null;
         }

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
@@ -17,6 +18,10 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.TextMessage;
 
+import org.apache.activemq.artemis.api.core.Interceptor;
+import org.apache.activemq.artemis.core.protocol.core.Packet;
+import org.apache.activemq.artemis.core.protocol.core.impl.wireformat.SessionForceConsumerDelivery;
+import org.apache.activemq.artemis.spi.core.protocol.RemotingConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -128,13 +133,18 @@ class JmsEndpointsTest {
     }
 
     @Test
-    void receivePrefetchedHandsOutWhatTheBrokerPushedAheadAndNothingMore() throws Exception {
+    void receivePrefetchedHandsOutWhatTheBrokerPushedAheadWithoutAskingIt() throws Exception {
         sendToA(2);
-        try (Consumer consumer = endpoints.openConsumer()) {
-            assertThat(((JmsConsumer) consumer).seesPrefetched()).as("Artemis's client buffer is reachable").isTrue();
+        try (JmsEndpoints counted = countingEndpoints(""); Consumer consumer = counted.openConsumer()) {
             assertThat(consumer.receive(5_000)).isNotNull();
-            assertThat(await().atMost(Duration.ofSeconds(10)).until(consumer::receivePrefetched, Objects::nonNull)).isNotNull();
+            FerryMessage second = await().atMost(Duration.ofSeconds(10)).pollInSameThread()
+                    .until(consumer::receivePrefetched, Objects::nonNull);
+            assertThat(second).isNotNull();
             assertThat(consumer.receivePrefetched()).isNull();
+            assertThat(ForceDeliveryRequests.COUNT.get()).as("questions to the broker").isZero();
+            // The counter does count: receiveNow, with nothing pushed ahead, asks.
+            assertThat(consumer.receiveNow()).isNull();
+            assertThat(ForceDeliveryRequests.COUNT.get()).isOne();
             consumer.acknowledge();
         }
         assertThat(broker.messageCount("a")).isZero();
@@ -142,17 +152,36 @@ class JmsEndpointsTest {
 
     @Test
     void withPrefetchingOffReceivePrefetchedAsksTheBroker() throws Exception {
-        ConnectionSettings noWindow = ConnectionSettings.anonymous("test", broker.url() + "?consumerWindowSize=0");
         sendToA(2);
-        try (JmsEndpoints unbuffered = new JmsEndpoints(noWindow, "a", noWindow, "b", "errors");
-             Consumer consumer = unbuffered.openConsumer()) {
-            assertThat(((JmsConsumer) consumer).seesPrefetched()).isFalse();
+        try (JmsEndpoints counted = countingEndpoints("&consumerWindowSize=0"); Consumer consumer = counted.openConsumer()) {
             assertThat(consumer.receive(5_000)).isNotNull();
             // Nothing is pushed ahead, so only asking the broker finds the second message.
             assertThat(consumer.receivePrefetched()).isNotNull();
+            assertThat(ForceDeliveryRequests.COUNT.get()).isOne();
             consumer.acknowledge();
         }
         assertThat(broker.messageCount("a")).isZero();
+    }
+
+    /** Endpoints on this broker whose connections count the consumer's questions to the broker. */
+    private JmsEndpoints countingEndpoints(String moreUrlParameters) {
+        ForceDeliveryRequests.COUNT.set(0);
+        ConnectionSettings settings = ConnectionSettings.anonymous("test",
+                broker.url() + "?outgoingInterceptorList=" + ForceDeliveryRequests.class.getName() + moreUrlParameters);
+        return new JmsEndpoints(settings, "a", settings, "b", "errors");
+    }
+
+    /** Counts the packets in which a consumer asks the broker whether a message is waiting. */
+    public static final class ForceDeliveryRequests implements Interceptor {
+        static final AtomicInteger COUNT = new AtomicInteger();
+
+        @Override
+        public boolean intercept(Packet packet, RemotingConnection connection) {
+            if (packet instanceof SessionForceConsumerDelivery) {
+                COUNT.incrementAndGet();
+            }
+            return true;
+        }
     }
 
     private void sendToA(int count) throws Exception {
