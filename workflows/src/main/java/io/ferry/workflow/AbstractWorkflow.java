@@ -53,7 +53,7 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
     protected AbstractWorkflow(WorkflowSettings settings, List<Service> services, MessageEndpoints endpoints,
                                LifecycleEventSink events, int handlers) {
         if (handlers < 1) {
-            throw new IllegalArgumentException("a workflow needs at least one worker, was " + handlers);
+            throw new IllegalArgumentException("a workflow needs at least one handler thread, was " + handlers);
         }
         if (settings.sendEvents() && events == null) {
             throw new IllegalArgumentException("workflow " + settings.id() + " sends events but has nowhere to send them");
