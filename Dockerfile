@@ -8,9 +8,17 @@ RUN ./mvnw --batch-mode --no-transfer-progress -q -DskipTests -pl adapter-app -a
 
 FROM eclipse-temurin:17-jre-jammy
 RUN useradd --system --uid 1001 --home-dir /opt/ferry ferry \
- && printf '#!/bin/sh\nexec java ${FERRY_JAVA_OPTS:-} -jar /opt/ferry/ferry.jar "$@"\n' > /usr/local/bin/ferry \
+ && printf '#!/bin/sh\nexec java -XX:SharedArchiveFile=/opt/ferry/ferry.jsa -Xlog:cds=off -Xlog:cds+dynamic=off ${FERRY_JAVA_OPTS:-} -jar /opt/ferry/ferry.jar "$@"\n' > /usr/local/bin/ferry \
  && chmod 755 /usr/local/bin/ferry
-COPY --from=build /src/adapter-app/target/ferry.jar /opt/ferry/ferry.jar
+# As the ferry launcher does: the jar extracted (a plain class path), and a class-data archive made by a
+# training start of config/ferry.yml that stops once the application is built (no broker needed), so
+# the bridge starts in about half the time. Made with this image's Java, the only one it is valid for.
+COPY --from=build /src/adapter-app/target/ferry.jar /tmp/ferry/ferry.jar
+COPY --from=build /src/config/ /tmp/ferry/config/
+RUN java -Djarmode=tools -jar /tmp/ferry/ferry.jar extract --destination /opt/ferry \
+ && java -XX:ArchiveClassesAtExit=/opt/ferry/ferry.jsa -Dspring.context.exit=onRefresh \
+      -jar /opt/ferry/ferry.jar run --config /tmp/ferry/config/ferry.yml > /dev/null \
+ && rm -rf /tmp/ferry
 USER ferry
 WORKDIR /opt/ferry
 # The management port (Actuator: health, metrics, profiling).

@@ -2,6 +2,7 @@ package io.ferry.app.process;
 
 import java.io.File;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,9 +13,10 @@ import java.util.regex.Pattern;
 import io.ferry.app.FerryMain;
 
 /**
- * Command lines that run {@code ferry} subcommands in a JVM of their own, with the same Java and the
- * same class path as this one: {@code java -jar ferry.jar ...} from the executable jar, or
- * {@code java -cp ... FerryMain ...} otherwise (a build tree, or a test runner's class-path jar).
+ * Command lines that run {@code ferry} subcommands in a JVM of their own, with the same Java, the
+ * same class path and the same class-data archive as this one: {@code java -jar ferry.jar ...} from
+ * the executable jar (as built, or as the launcher extracts it), or {@code java -cp ... FerryMain ...}
+ * otherwise (a build tree, or a test runner's class-path jar).
  */
 public final class FerryProcesses {
 
@@ -24,7 +26,20 @@ public final class FerryProcesses {
     public static final Pattern ADAPTER_READY = Pattern.compile("channel \\S+ started");
 
     private final String java = java();
-    private final String classPath = System.getProperty("java.class.path");
+    private final String classPath;
+    /** The launcher's class-data archive options, if this JVM was given them: valid for the same Java and class path. */
+    private final List<String> classData;
+
+    public FerryProcesses() {
+        this(System.getProperty("java.class.path"), ManagementFactory.getRuntimeMXBean().getInputArguments());
+    }
+
+    /** For a JVM with this class path and these options. */
+    FerryProcesses(String classPath, List<String> jvmArguments) {
+        this.classPath = classPath;
+        this.classData = jvmArguments.stream()
+                .filter(option -> option.startsWith("-XX:SharedArchiveFile=") || option.startsWith("-Xlog:cds")).toList();
+    }
 
     /** The java launcher of this JVM: every child process runs on the same Java. */
     public static String java() {
@@ -34,6 +49,7 @@ public final class FerryProcesses {
     public List<String> command(List<String> jvmOptions, String... ferryArguments) {
         List<String> command = new ArrayList<>();
         command.add(java);
+        command.addAll(classData);
         command.addAll(jvmOptions);
         if (isFerryJar(classPath)) {
             command.add("-jar");
@@ -53,14 +69,19 @@ public final class FerryProcesses {
                 "--config", brokerXml.toString()};
     }
 
-    /** The executable jar names FerryMain as its Start-Class (Spring Boot's launcher runs it). */
+    /**
+     * The executable jar names FerryMain as its Start-Class (Spring Boot's launcher runs it); the
+     * launcher's extracted copy names it as its Main-Class, with the libraries on its Class-Path.
+     */
     private static boolean isFerryJar(String classPath) {
         if (classPath.contains(File.pathSeparator) || !classPath.endsWith(".jar")) {
             return false;
         }
         try (JarFile jar = new JarFile(classPath)) {
             Manifest manifest = jar.getManifest();
-            return manifest != null && FerryMain.class.getName().equals(manifest.getMainAttributes().getValue("Start-Class"));
+            String main = FerryMain.class.getName();
+            return manifest != null && (main.equals(manifest.getMainAttributes().getValue("Start-Class"))
+                    || main.equals(manifest.getMainAttributes().getValue("Main-Class")));
         } catch (IOException e) {
             return false;
         }
