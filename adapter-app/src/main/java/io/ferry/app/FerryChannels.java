@@ -191,8 +191,12 @@ public final class FerryChannels implements SmartLifecycle {
         return new ConnectionSettings(name, connection.url(), connection.user(), connection.password());
     }
 
+    /** Stops every channel and prints the tables; once, whoever asks first (the application or a shutdown hook). */
     @Override
     public synchronized void stop() {
+        if (!started) {
+            return;
+        }
         if (slicer != null) {
             slicer.close();
         }

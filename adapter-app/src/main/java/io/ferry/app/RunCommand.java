@@ -8,9 +8,11 @@ import java.util.concurrent.CountDownLatch;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextClosedEvent;
 
@@ -29,6 +31,8 @@ import io.ferry.profiling.TimingRegistry;
 final class RunCommand implements Callable<Integer> {
 
     static final int EXIT_BAD_CONFIG = 2;
+    /** Spring's spring.context.exit value for a start that ends once the application is built. */
+    private static final String TRAINING = "onRefresh";
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
 
     @Option(names = {"-c", "--config"}, defaultValue = "config/ferry.yml", description = "configuration file (default: ${DEFAULT-VALUE})")
@@ -54,8 +58,33 @@ final class RunCommand implements Callable<Integer> {
             return EXIT_BAD_CONFIG;
         }
         channels.writeStatisticsOnStop(statisticsFile);
+        // The bridge does not wait for its management port: the channels start first, and the
+        // application (the management port) starts beside them and stops them when it closes. Until it
+        // is up, a hook of our own drains them on SIGTERM. A training start, which ends once the
+        // application is built (how the launcher makes its class-data archive), connects to nothing.
+        Thread drainOnSigterm = new Thread(channels::stop, "ferry-shutdown");
+        if (!TRAINING.equals(System.getProperty("spring.context.exit"))) {
+            // Spring Boot would silence and reconfigure logging while the channels already log: logback
+            // keeps the configuration of its logback.xml instead, and java.util.logging (Tomcat's) goes to it.
+            System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
+            SLF4JBridgeHandler.removeHandlersForRootLogger();
+            SLF4JBridgeHandler.install();
+            Runtime.getRuntime().addShutdownHook(drainOnSigterm);
+            channels.start();
+        }
+        ConfigurableApplicationContext context;
+        try {
+            context = application(channels, config).run();
+        } catch (RuntimeException e) {
+            channels.stop();
+            throw e;
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(drainOnSigterm);
+        } catch (IllegalStateException shuttingDown) {
+            // Both hooks run; the channels stop once.
+        }
         CountDownLatch closed = new CountDownLatch(1);
-        ConfigurableApplicationContext context = application(channels, config).run();
         context.addApplicationListener(event -> {
             if (event instanceof ContextClosedEvent) {
                 closed.countDown();

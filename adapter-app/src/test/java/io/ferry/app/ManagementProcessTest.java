@@ -3,15 +3,20 @@ package io.ferry.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Message;
@@ -25,7 +30,10 @@ import io.ferry.app.process.FerryProcesses;
 import io.ferry.broker.testing.JmsTestClient;
 import io.ferry.broker.testing.TestBroker;
 
-/** `ferry run` as a process of its own: the management port it logs, and a password that never leaks. */
+/**
+ * `ferry run` as a process of its own: the management port it logs, a password that never leaks, and
+ * channels that start before the management port and are drained when it cannot open.
+ */
 class ManagementProcessTest {
 
     private static final Pattern LISTENING = Pattern.compile("management: listening on http://127\\.0\\.0\\.1:(\\d+)");
@@ -57,6 +65,8 @@ class ManagementProcessTest {
             Path log = dir.resolve("adapter.log");
             try (ChildProcess adapter = ChildProcess.start("adapter", command, log, Map.of("FERRY_SECRET_TEST_PASSWORD", secret))) {
                 adapter.awaitReady(FerryProcesses.ADAPTER_READY, Duration.ofSeconds(60));
+                // The channels start first; the management port comes up beside them.
+                adapter.awaitReady(LISTENING, Duration.ofSeconds(60));
                 Matcher listening = LISTENING.matcher(Files.readString(log));
                 assertThat(listening.find()).as("the logged management port").isTrue();
                 ManagementHttp http = new ManagementHttp(Integer.parseInt(listening.group(1)));
@@ -91,6 +101,56 @@ class ManagementProcessTest {
             assertThat(logged).contains("channel secret stopped", "Performance Statistics");
             assertThat(logged).doesNotContain(secret);
             assertThat(seen.toString()).doesNotContain(secret);
+        }
+    }
+
+    @Test
+    void theChannelsStartBeforeTheManagementPortAndAreDrainedWhenItCannotOpen() throws Exception {
+        int count = 300;
+        try (TestBroker local = TestBroker.started("local", dir.resolve("local"));
+             TestBroker remote = TestBroker.started("remote", dir.resolve("remote"));
+             ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            try (JmsTestClient client = new JmsTestClient(local.url())) {
+                for (int i = 0; i < count; i++) {
+                    client.send("in", client.bytes(new byte[3072]), Map.of("seq", i));
+                }
+            }
+            Path config = dir.resolve("ferry.yml");
+            Files.writeString(config, """
+                    ferry:
+                      connections:
+                        local: {url: "%s"}
+                        remote: {url: "%s"}
+                      channels:
+                        - id: early
+                          consume: {connection: local, queue: in}
+                          produce: {connection: remote, queue: out}
+                          workflow: {send-events: false}
+                      management: {port: %d}
+                    """.formatted(local.url(), remote.url(), taken.getLocalPort()));
+            Path log = dir.resolve("adapter.log");
+            try (ChildProcess adapter = ChildProcess.start("adapter",
+                    new FerryProcesses().command(List.of("-Xmx256m"), "run", "--config", config.toString()), log)) {
+                assertThat(adapter.awaitExit(Duration.ofSeconds(90))).as("exit code").isNotZero();
+            }
+            String logged = Files.readString(log);
+            int started = logged.indexOf("channel early started");
+            int portTaken = logged.indexOf("Port " + taken.getLocalPort() + " was already in use");
+            assertThat(started).as("the channel's start").isNotNegative();
+            assertThat(portTaken).as("the management port's failure").isGreaterThan(started);
+            assertThat(logged.indexOf("channel early stopped")).as("the channel drained and stopped").isGreaterThan(started);
+
+            // Whatever the bridge moved before it stopped is on the remote broker, the rest on the local one: once each.
+            List<Integer> sequence = new ArrayList<>();
+            for (TestBroker broker : List.of(remote, local)) {
+                try (JmsTestClient client = new JmsTestClient(broker.url())) {
+                    for (Message message : client.drain(broker == remote ? "out" : "in", 1_000)) {
+                        sequence.add(message.getIntProperty("seq"));
+                    }
+                }
+            }
+            Collections.sort(sequence);
+            assertThat(sequence).isEqualTo(IntStream.range(0, count).boxed().toList());
         }
     }
 }

@@ -36,19 +36,27 @@ final class ManagementPort {
 
     private final URI profiling;
     private final ChildProcess adapter;
+    private final Duration up;
 
-    private ManagementPort(URI profiling, ChildProcess adapter) {
+    private ManagementPort(URI profiling, ChildProcess adapter, Duration up) {
         this.profiling = profiling;
         this.adapter = adapter;
+        this.up = up;
     }
 
-    /** The port of an adapter that has logged it (it does so before it is ready). */
-    static ManagementPort of(ChildProcess adapter) throws IOException, ProcessException {
+    /** The port of an adapter, once it has logged it (it does so after its channels have started). */
+    static ManagementPort of(ChildProcess adapter) throws IOException, InterruptedException, ProcessException {
+        Duration up = adapter.awaitReady(LISTENING, Duration.ofSeconds(60));
         Matcher url = LISTENING.matcher(Files.readString(adapter.log()));
         if (!url.find()) {
             throw new ProcessException(adapter.name() + " logged no management URL (log: " + adapter.log() + ")");
         }
-        return new ManagementPort(URI.create(url.group(1) + "/actuator/profiling"), adapter);
+        return new ManagementPort(URI.create(url.group(1) + "/actuator/profiling"), adapter, up);
+    }
+
+    /** How long after its start the adapter's management port was up. */
+    Duration up() {
+        return up;
     }
 
     /** Forgets every figure so far. */

@@ -203,8 +203,10 @@ final class PerfRun {
         double measuredSeconds = endToEnd.throughput() == 0 ? 0 : settings.messages() / endToEnd.throughput();
         double cpuCores = cpuSeconds < 0 || measuredSeconds == 0 ? -1 : cpuSeconds / measuredSeconds;
         double startup = own.startup().toMillis() / 1000.0;
-        out.printf(Locale.ROOT, "%s: ready in %.1f s, peak RSS %.0f MiB, %.1f s CPU for the measured messages (%.2f cores)%n",
-                perfCase.isFerry() ? "adapter" : "bridge", startup, bridge.peakRssMiB(), cpuSeconds, cpuCores);
+        String managementUp = own.management() == null ? ""
+                : String.format(Locale.ROOT, " (management port %.1f s)", own.management().up().toMillis() / 1000.0);
+        out.printf(Locale.ROOT, "%s: ready in %.1f s%s, peak RSS %.0f MiB, %.1f s CPU for the measured messages (%.2f cores)%n",
+                perfCase.isFerry() ? "adapter" : "bridge", startup, managementUp, bridge.peakRssMiB(), cpuSeconds, cpuCores);
         return new PerfReport.CaseResult(name, perfCase.kindName(), delivery, run, warmup, endToEnd, fixedRate, figures, tables, cpu,
                 startup, bridge.peakRssMiB(), cpuSeconds, cpuCores);
     }

@@ -116,6 +116,18 @@ public final class ChildProcess implements AutoCloseable {
         return false;
     }
 
+    /**
+     * Waits for the process to end by itself; returns its exit code.
+     *
+     * @throws ProcessException when it is still running after the timeout
+     */
+    public int awaitExit(Duration timeout) throws InterruptedException, ProcessException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new ProcessException(name + " still running after " + timeout.toSeconds() + " s (log: " + log + ")");
+        }
+        return process.exitValue();
+    }
+
     /** Kills the process at once (SIGKILL), as a crash would, and waits for it to be gone. */
     public void kill() throws InterruptedException {
         sampler.shutdownNow();
