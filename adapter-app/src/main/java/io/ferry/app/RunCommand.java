@@ -31,6 +31,7 @@ import io.ferry.profiling.TimingRegistry;
 final class RunCommand implements Callable<Integer> {
 
     static final int EXIT_BAD_CONFIG = 2;
+    static final int EXIT_NOT_STARTED = 1;
     /** Spring's spring.context.exit value for a start that ends once the application is built. */
     private static final String TRAINING = "onRefresh";
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
@@ -76,8 +77,10 @@ final class RunCommand implements Callable<Integer> {
         try {
             context = application(channels, config).run();
         } catch (RuntimeException e) {
+            // Spring Boot has printed why (its failure report); no stack trace beside it.
             channels.stop();
-            throw e;
+            System.err.println("ferry run: the management application did not start (see above); the channels were drained and stopped");
+            return EXIT_NOT_STARTED;
         }
         try {
             Runtime.getRuntime().removeShutdownHook(drainOnSigterm);
