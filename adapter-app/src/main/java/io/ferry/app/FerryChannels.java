@@ -17,6 +17,7 @@ import org.springframework.context.SmartLifecycle;
 
 import io.ferry.app.config.ConfigException;
 import io.ferry.app.config.FerryProperties;
+import io.ferry.app.config.LoaderPath;
 import io.ferry.core.Backoff;
 import io.ferry.core.Service;
 import io.ferry.core.event.LifecycleEventPublisher;
@@ -53,6 +54,8 @@ public final class FerryChannels implements SmartLifecycle {
     private TimeSlicer slicer;
     private Path statisticsFile;
     private boolean started;
+    /** Stopped as a whole: a later start (the application's, after a shutdown hook drained us) does nothing. */
+    private boolean closed;
 
     /** @throws ConfigException when a service cannot be made from its settings */
     FerryChannels(FerryProperties properties, Path configFile, TimingRegistry registry, PrintStream out) {
@@ -60,7 +63,7 @@ public final class FerryChannels implements SmartLifecycle {
         this.configFile = configFile;
         this.registry = registry;
         this.out = out;
-        ServiceFactories factories = new ServiceFactories();
+        ServiceFactories factories = new ServiceFactories(LoaderPath.servicesClassLoader());
         for (int i = 0; i < properties.channels().size(); i++) {
             FerryChannel channel = build(properties.channels().get(i), i, factories);
             channels.put(channel.id(), channel);
@@ -110,6 +113,9 @@ public final class FerryChannels implements SmartLifecycle {
 
     @Override
     public synchronized void start() {
+        if (started || closed) {
+            return;
+        }
         registry.reset();
         boolean anySendsEvents = properties.channels().stream().anyMatch(c -> c.workflow().sendEvents());
         if (anySendsEvents) {
@@ -191,9 +197,10 @@ public final class FerryChannels implements SmartLifecycle {
         return new ConnectionSettings(name, connection.url(), connection.user(), connection.password());
     }
 
-    /** Stops every channel and prints the tables; once, whoever asks first (the application or a shutdown hook). */
+    /** Stops every channel and prints the tables; once, whoever asks first (the application or a shutdown hook), and for good. */
     @Override
     public synchronized void stop() {
+        closed = true;
         if (!started) {
             return;
         }

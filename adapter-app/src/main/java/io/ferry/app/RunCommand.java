@@ -13,6 +13,7 @@ import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.logging.LoggingSystem;
+import org.springframework.core.SpringProperties;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextClosedEvent;
 
@@ -32,7 +33,7 @@ final class RunCommand implements Callable<Integer> {
 
     static final int EXIT_BAD_CONFIG = 2;
     static final int EXIT_NOT_STARTED = 1;
-    /** Spring's spring.context.exit value for a start that ends once the application is built. */
+    /** Spring's spring.context.exit value (any case) for a start that ends once the application is built. */
     private static final String TRAINING = "onRefresh";
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
 
@@ -59,18 +60,22 @@ final class RunCommand implements Callable<Integer> {
             return EXIT_BAD_CONFIG;
         }
         channels.writeStatisticsOnStop(statisticsFile);
+        // Spring Boot would silence and reconfigure logging while the channels already log: logback
+        // keeps the configuration of its logback.xml instead, and java.util.logging (Tomcat's) goes to it.
+        System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
+        SLF4JBridgeHandler.removeHandlersForRootLogger();
+        SLF4JBridgeHandler.install();
         // The bridge does not wait for its management port: the channels start first, and the
         // application (the management port) starts beside them and stops them when it closes. Until it
         // is up, a hook of our own drains them on SIGTERM. A training start, which ends once the
         // application is built (how the launcher makes its class-data archive), connects to nothing.
         Thread drainOnSigterm = new Thread(channels::stop, "ferry-shutdown");
-        if (!TRAINING.equals(System.getProperty("spring.context.exit"))) {
-            // Spring Boot would silence and reconfigure logging while the channels already log: logback
-            // keeps the configuration of its logback.xml instead, and java.util.logging (Tomcat's) goes to it.
-            System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
-            SLF4JBridgeHandler.removeHandlersForRootLogger();
-            SLF4JBridgeHandler.install();
-            Runtime.getRuntime().addShutdownHook(drainOnSigterm);
+        if (!TRAINING.equalsIgnoreCase(SpringProperties.getProperty("spring.context.exit"))) {
+            try {
+                Runtime.getRuntime().addShutdownHook(drainOnSigterm);
+            } catch (IllegalStateException shuttingDown) {
+                return 0; // stopped before it started
+            }
             channels.start();
         }
         ConfigurableApplicationContext context;

@@ -115,7 +115,7 @@ public final class FerryConfigLoader {
     }
 
     private static void checkReferences(Path file, FerryProperties properties) {
-        ServiceFactories services = new ServiceFactories();
+        ServiceFactories services = new ServiceFactories(LoaderPath.servicesClassLoader());
         Set<String> ids = new HashSet<>();
         for (int i = 0; i < properties.channels().size(); i++) {
             FerryProperties.Channel channel = properties.channels().get(i);
