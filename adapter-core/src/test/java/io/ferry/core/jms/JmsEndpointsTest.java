@@ -20,6 +20,7 @@ import jakarta.jms.TextMessage;
 
 import org.apache.activemq.artemis.api.core.Interceptor;
 import org.apache.activemq.artemis.core.protocol.core.Packet;
+import org.apache.activemq.artemis.core.protocol.core.impl.wireformat.SessionConsumerFlowCreditMessage;
 import org.apache.activemq.artemis.core.protocol.core.impl.wireformat.SessionForceConsumerDelivery;
 import org.apache.activemq.artemis.spi.core.protocol.RemotingConnection;
 import org.junit.jupiter.api.AfterEach;
@@ -141,10 +142,10 @@ class JmsEndpointsTest {
                     .until(consumer::receivePrefetched, Objects::nonNull);
             assertThat(second).isNotNull();
             assertThat(consumer.receivePrefetched()).isNull();
-            assertThat(ForceDeliveryRequests.COUNT.get()).as("questions to the broker").isZero();
+            assertThat(ConsumerQuestions.FORCED_DELIVERIES.get()).as("questions to the broker").isZero();
             // The counter does count: receiveNow, with nothing pushed ahead, asks.
             assertThat(consumer.receiveNow()).isNull();
-            assertThat(ForceDeliveryRequests.COUNT.get()).isOne();
+            assertThat(ConsumerQuestions.FORCED_DELIVERIES.get()).isOne();
             consumer.acknowledge();
         }
         assertThat(broker.messageCount("a")).isZero();
@@ -154,9 +155,10 @@ class JmsEndpointsTest {
     void withPrefetchingOffReceivePrefetchedAsksTheBroker() throws Exception {
         sendToA(1);
         try (JmsEndpoints counted = countingEndpoints("&consumerWindowSize=0"); Consumer consumer = counted.openConsumer()) {
-            // The broker pushes nothing ahead of a receive, so only asking it finds the message.
+            // The broker pushes nothing ahead of a receive, so only asking it finds the message: a credit
+            // for one message and, unless that has already brought it, a request to deliver now.
             assertThat(consumer.receivePrefetched()).isNotNull();
-            assertThat(ForceDeliveryRequests.COUNT.get()).isOne();
+            assertThat(ConsumerQuestions.CREDITS.get()).as("credits asked for").isPositive();
             consumer.acknowledge();
         }
         assertThat(broker.messageCount("a")).isZero();
@@ -164,20 +166,27 @@ class JmsEndpointsTest {
 
     /** Endpoints on this broker whose connections count the consumer's questions to the broker. */
     private JmsEndpoints countingEndpoints(String moreUrlParameters) {
-        ForceDeliveryRequests.COUNT.set(0);
+        ConsumerQuestions.FORCED_DELIVERIES.set(0);
+        ConsumerQuestions.CREDITS.set(0);
         ConnectionSettings settings = ConnectionSettings.anonymous("test",
-                broker.url() + "?outgoingInterceptorList=" + ForceDeliveryRequests.class.getName() + moreUrlParameters);
+                broker.url() + "?outgoingInterceptorList=" + ConsumerQuestions.class.getName() + moreUrlParameters);
         return new JmsEndpoints(settings, "a", settings, "b", "errors");
     }
 
-    /** Counts the packets in which a consumer asks the broker whether a message is waiting. */
-    public static final class ForceDeliveryRequests implements Interceptor {
-        static final AtomicInteger COUNT = new AtomicInteger();
+    /**
+     * Counts the packets in which a consumer asks the broker for messages: whether one is waiting now
+     * (forced delivery), and credits for more.
+     */
+    public static final class ConsumerQuestions implements Interceptor {
+        static final AtomicInteger FORCED_DELIVERIES = new AtomicInteger();
+        static final AtomicInteger CREDITS = new AtomicInteger();
 
         @Override
         public boolean intercept(Packet packet, RemotingConnection connection) {
             if (packet instanceof SessionForceConsumerDelivery) {
-                COUNT.incrementAndGet();
+                FORCED_DELIVERIES.incrementAndGet();
+            } else if (packet instanceof SessionConsumerFlowCreditMessage) {
+                CREDITS.incrementAndGet();
             }
             return true;
         }
