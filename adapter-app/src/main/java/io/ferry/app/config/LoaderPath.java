@@ -41,21 +41,26 @@ public final class LoaderPath {
     static ClassLoader classLoader(String loaderPath, ClassLoader parent) {
         List<URL> urls = new ArrayList<>();
         for (String entry : loaderPath.split(",")) {
-            Path path = Path.of(entry.strip());
+            String name = entry.strip();
+            Path path = Path.of(name);
             if (Files.isDirectory(path)) {
                 urls.add(url(path));
                 try (Stream<Path> files = Files.list(path)) {
-                    files.filter(file -> file.getFileName().toString().endsWith(".jar")).sorted().map(LoaderPath::url).forEach(urls::add);
+                    files.filter(LoaderPath::isJar).sorted().map(LoaderPath::url).forEach(urls::add);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
-            } else if (Files.isRegularFile(path) && path.getFileName().toString().endsWith(".jar")) {
+            } else if (Files.isRegularFile(path) && isJar(path)) {
                 urls.add(url(path));
             } else {
-                throw new ConfigException(PROPERTY + ": '" + entry.strip() + "' is neither a directory nor a jar");
+                throw new ConfigException(PROPERTY + ": '" + name + "' is neither a directory nor a jar");
             }
         }
         return new URLClassLoader(urls.toArray(URL[]::new), parent);
+    }
+
+    private static boolean isJar(Path path) {
+        return path.getFileName().toString().endsWith(".jar");
     }
 
     private static URL url(Path path) {
