@@ -4,8 +4,8 @@
 FROM eclipse-temurin:17-jdk-jammy AS build
 WORKDIR /src
 COPY . .
-RUN ./mvnw --batch-mode --no-transfer-progress -q -DskipTests -pl adapter-app -am package \
- && java -Djarmode=tools -jar adapter-app/target/ferry.jar extract --destination /opt/ferry
+RUN ./mvnw --batch-mode --no-transfer-progress -q -DskipTests -pl cli -am package \
+ && java -Djarmode=tools -jar cli/target/ferry.jar extract --destination /opt/ferry
 
 FROM eclipse-temurin:17-jre-jammy
 RUN useradd --system --uid 1001 --home-dir /opt/ferry ferry \

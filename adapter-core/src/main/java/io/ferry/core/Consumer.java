@@ -1,5 +1,7 @@
 package io.ferry.core;
 
+import io.ferry.api.FerryMessage;
+
 /**
  * Hands out messages from a source one at a time, and acknowledges them only when told.
  * One consumer belongs to one worker thread.

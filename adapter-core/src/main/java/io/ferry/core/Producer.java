@@ -1,5 +1,7 @@
 package io.ferry.core;
 
+import io.ferry.api.FerryMessage;
+
 /**
  * Delivers messages to a target in transactions: what {@link #produce} sends reaches the target at
  * {@link #commit}, all together; when commit returns, the target has stored every message of it.

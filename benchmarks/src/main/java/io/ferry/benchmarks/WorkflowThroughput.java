@@ -25,9 +25,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import io.ferry.api.Service;
 import io.ferry.broker.BrokerSettings;
 import io.ferry.broker.EmbeddedBroker;
-import io.ferry.core.Service;
 import io.ferry.core.event.LifecycleEventPublisher;
 import io.ferry.core.jms.ConnectionSettings;
 import io.ferry.core.jms.JmsEndpoints;

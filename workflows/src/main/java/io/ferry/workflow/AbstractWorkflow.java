@@ -6,16 +6,17 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.ferry.core.FerryMessage;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.MessageLifecycleEvent;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceException;
+import io.ferry.core.LifecycleStages;
 import io.ferry.core.MessageEndpoints;
 import io.ferry.core.MessageRejectedException;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
-import io.ferry.core.Service;
-import io.ferry.core.ServiceException;
 import io.ferry.core.Workflow;
 import io.ferry.core.event.LifecycleEventSink;
-import io.ferry.core.event.MessageLifecycleEvent;
 import io.ferry.profiling.ProfiledComponent;
 
 /**
@@ -33,8 +34,6 @@ import io.ferry.profiling.ProfiledComponent;
 public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
 
     private static final Logger LOG = LoggerFactory.getLogger(AbstractWorkflow.class);
-    static final String CONSUMER_STAGE = "JmsConsumer";
-    static final String PRODUCER_STAGE = "PtpProducer";
 
     private final WorkflowSettings settings;
     private final List<ProfiledService> services;
@@ -107,7 +106,7 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
     protected final void process(FerryMessage message, Producer producer) throws MessageRejectedException, ProduceException {
         MessageLifecycleEvent event = new MessageLifecycleEvent(message.id(), settings.channelId(), settings.id(),
                 System.currentTimeMillis());
-        event.addMarker(CONSUMER_STAGE, true);
+        event.addMarker(LifecycleStages.CONSUMER, true);
         message.setLifecycleEvent(event);
         for (ProfiledService service : services) {
             try {
@@ -120,7 +119,7 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
             }
         }
         producer.produce(message);
-        event.addMarker(PRODUCER_STAGE, true);
+        event.addMarker(LifecycleStages.PRODUCER, true);
         sendMessageLifecycleEvent(event);
     }
 

@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.ferry.core.FerryMessage;
+import io.ferry.api.FerryMessage;
+import io.ferry.core.LifecycleStages;
 import io.ferry.core.MessageRejectedException;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
@@ -69,7 +70,7 @@ final class HandlerPool implements AutoCloseable {
         } catch (InterruptedException e) {
             // Stopping took longer than the drain timeout: the batch is not committed and returns to the source.
             Thread.currentThread().interrupt();
-            throw new MessageRejectedException("workflow", "interrupted while its batch was being handled", e);
+            throw new MessageRejectedException(LifecycleStages.WORKFLOW, "interrupted while its batch was being handled", e);
         }
         work.rethrowFailure();
     }

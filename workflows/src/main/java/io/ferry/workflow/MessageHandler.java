@@ -1,6 +1,6 @@
 package io.ferry.workflow;
 
-import io.ferry.core.FerryMessage;
+import io.ferry.api.FerryMessage;
 import io.ferry.core.MessageRejectedException;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;

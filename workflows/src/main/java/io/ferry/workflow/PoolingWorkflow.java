@@ -4,22 +4,23 @@ import java.util.List;
 
 import org.perf4j.aop.Profiled;
 
-import io.ferry.core.FerryMessage;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.MessageLifecycleEvent;
+import io.ferry.api.Service;
 import io.ferry.core.MessageEndpoints;
 import io.ferry.core.MessageRejectedException;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
-import io.ferry.core.Service;
+import io.ferry.core.ProfilingTags;
 import io.ferry.core.event.LifecycleEventSink;
-import io.ferry.core.event.MessageLifecycleEvent;
 
 /**
  * A pool of N threads handles each batch's messages in parallel (services, produce, lifecycle event),
  * for services that take time (a lookup, a transformation). Messages are received and delivered in
  * batched transactions by one worker, as in {@link StandardWorkflow}, which commits a batch only
  * once all of its messages have been handled: so the pool adds parallel services, not transactions.
- * (Pooled workers with sessions of their own would each commit their own small batches: measured
- * with 10 of them and no services, about 1.5 commit pairs per message, against 0.06 with one worker.)
+ * Pooled workers with sessions of their own would each commit their own small batches, many times the
+ * commits per message (docs/benchmarks.md, "What moved Ferry from 0.56-0.81x to level").
  * Profiled as {@code PoolingWorkflow(<id>)}.
  */
 public final class PoolingWorkflow extends AbstractWorkflow {
@@ -32,13 +33,13 @@ public final class PoolingWorkflow extends AbstractWorkflow {
     }
 
     @Override
-    @Profiled(tag = "PoolingWorkflow({id})")
+    @Profiled(tag = ProfilingTags.POOLING_WORKFLOW)
     protected void onMessage(FerryMessage message, Producer producer) throws MessageRejectedException, ProduceException {
         process(message, producer);
     }
 
     @Override
-    @Profiled(tag = "PoolingWorkflow.sendMessageLifecycleEvent()")
+    @Profiled(tag = ProfilingTags.POOLING_WORKFLOW_EVENT)
     protected void sendMessageLifecycleEvent(MessageLifecycleEvent event) {
         publishLifecycleEvent(event);
     }

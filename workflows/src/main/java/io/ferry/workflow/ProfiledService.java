@@ -2,9 +2,11 @@ package io.ferry.workflow;
 
 import org.perf4j.aop.Profiled;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.Service;
-import io.ferry.core.ServiceException;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceException;
+import io.ferry.core.LifecycleStages;
+import io.ferry.core.ProfilingTags;
 import io.ferry.profiling.ProfiledComponent;
 
 /** Times any service, built-in or custom, as {@code Service(<service id>)}. */
@@ -15,7 +17,7 @@ final class ProfiledService implements ProfiledComponent {
 
     ProfiledService(Service service) {
         this.service = service;
-        this.stage = "Service(" + service.id() + ")";
+        this.stage = LifecycleStages.service(service.id());
     }
 
     /** The stage name used in lifecycle markers and error properties. */
@@ -32,7 +34,7 @@ final class ProfiledService implements ProfiledComponent {
         return service.id();
     }
 
-    @Profiled(tag = "Service({id})")
+    @Profiled(tag = ProfilingTags.SERVICE)
     void apply(FerryMessage message) throws ServiceException {
         service.apply(message);
     }

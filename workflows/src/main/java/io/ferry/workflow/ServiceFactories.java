@@ -4,13 +4,13 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 
-import io.ferry.core.Service;
-import io.ferry.core.ServiceFactory;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceFactory;
 
 /**
  * Every service type on the class path, built-in or custom, found through {@link ServiceLoader}.
  * A custom service ships a {@link ServiceFactory} listed in
- * {@code META-INF/services/io.ferry.core.ServiceFactory} of its jar.
+ * {@code META-INF/services/io.ferry.api.ServiceFactory} of its jar.
  */
 public final class ServiceFactories {
 

@@ -4,14 +4,15 @@ import java.util.List;
 
 import org.perf4j.aop.Profiled;
 
-import io.ferry.core.FerryMessage;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.MessageLifecycleEvent;
+import io.ferry.api.Service;
 import io.ferry.core.MessageEndpoints;
 import io.ferry.core.MessageRejectedException;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
-import io.ferry.core.Service;
+import io.ferry.core.ProfilingTags;
 import io.ferry.core.event.LifecycleEventSink;
-import io.ferry.core.event.MessageLifecycleEvent;
 
 /**
  * One thread: receive a message, run it through the services in order, produce it, send its
@@ -25,13 +26,13 @@ public final class StandardWorkflow extends AbstractWorkflow {
     }
 
     @Override
-    @Profiled(tag = "StandardWorkflow({id})")
+    @Profiled(tag = ProfilingTags.STANDARD_WORKFLOW)
     protected void onMessage(FerryMessage message, Producer producer) throws MessageRejectedException, ProduceException {
         process(message, producer);
     }
 
     @Override
-    @Profiled(tag = "StandardWorkflow.sendMessageLifecycleEvent()")
+    @Profiled(tag = ProfilingTags.STANDARD_WORKFLOW_EVENT)
     protected void sendMessageLifecycleEvent(MessageLifecycleEvent event) {
         publishLifecycleEvent(event);
     }

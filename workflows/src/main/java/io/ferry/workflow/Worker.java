@@ -9,9 +9,10 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ferry.api.FerryMessage;
 import io.ferry.core.ConsumeException;
 import io.ferry.core.Consumer;
-import io.ferry.core.FerryMessage;
+import io.ferry.core.LifecycleStages;
 import io.ferry.core.MessageEndpoints;
 import io.ferry.core.MessageRejectedException;
 import io.ferry.core.ProduceException;
@@ -62,11 +63,6 @@ final class Worker implements Runnable {
     private int failedAttempts;
     /** Messages still to take one per transaction after a rejection. */
     private int isolateRemaining;
-    /**
-     * How many messages the current transaction held besides the one that failed it (a rejected or
-     * untranslatable message); all of its messages once it closed.
-     */
-    private int batchSoFar;
     /** Inside a batch; read by metrics. */
     private volatile boolean busy;
 
@@ -83,53 +79,47 @@ final class Worker implements Runnable {
 
     @Override
     public void run() {
-        long receiveTimeout = settings.receiveTimeout().toMillis();
         try {
             while (stopRequested.getCount() > 0) {
                 try {
                     openEnds();
-                    if (producer.connectionLost()) {
-                        // The target went away while this worker waited: let go of the source now
-                        // (not at the next message) and reconnect with back-off.
-                        closeEnds();
-                        pause();
-                        continue;
-                    }
-                    batchSoFar = 0;
-                    FerryMessage first = consumer.receive(receiveTimeout);
-                    if (first != null) {
-                        busy = true;
-                        try {
-                            moveBatch(first);
-                        } finally {
-                            busy = false;
-                        }
-                    }
-                    failedAttempts = 0;
                 } catch (ProduceException e) {
-                    if (e.duplicate()) {
-                        redelivered(e);
-                        continue;
-                    }
-                    LOG.debug("{}: target unavailable, messages stay on the source: {}", name, e.getMessage());
-                    if (producer != null) {
-                        producer.rollback();
-                    }
+                    targetUnavailable(e);
+                    continue;
+                } catch (ConsumeException e) {
+                    sourceUnavailable(e);
+                    continue;
+                } catch (RuntimeException e) {
+                    reject(new BatchOutcome.Rejected(bug(e), 0));
+                    continue;
+                }
+                if (producer.connectionLost()) {
+                    // The target went away while this worker waited: let go of the source now
+                    // (not at the next message) and reconnect with back-off.
                     closeEnds();
                     pause();
-                } catch (ConsumeException e) {
-                    LOG.debug("{}: source unavailable: {}", name, e.getMessage());
-                    // The source hands the batch back; what it produced must not be committed later.
-                    if (producer != null) {
-                        producer.rollback();
-                    }
-                    closeConsumer();
-                    pause();
-                } catch (MessageRejectedException e) {
-                    reject(e);
-                } catch (RuntimeException e) {
-                    // A bug must not end the worker: treat it as this message's rejection.
-                    reject(new MessageRejectedException("workflow", "unexpected failure: " + e, e));
+                    continue;
+                }
+                BatchOutcome outcome;
+                try {
+                    outcome = moveBatch();
+                } finally {
+                    busy = false;
+                }
+                if (outcome instanceof BatchOutcome.Delivered delivered) {
+                    counts.addDelivered(delivered.messages());
+                    isolateRemaining = Math.max(0, isolateRemaining - delivered.messages());
+                    failedAttempts = 0;
+                } else if (outcome instanceof BatchOutcome.Idle) {
+                    failedAttempts = 0;
+                } else if (outcome instanceof BatchOutcome.Rejected rejected) {
+                    reject(rejected);
+                } else if (outcome instanceof BatchOutcome.AlreadyOnTarget redelivered) {
+                    redelivered(redelivered);
+                } else if (outcome instanceof BatchOutcome.TargetUnavailable target) {
+                    targetUnavailable(target.reason());
+                } else if (outcome instanceof BatchOutcome.SourceUnavailable source) {
+                    sourceUnavailable(source.reason());
                 }
             }
         } finally {
@@ -138,70 +128,128 @@ final class Worker implements Runnable {
         }
     }
 
-    /** Gathers a batch, handles its messages, then commits the target and, after it, the source. */
-    private void moveBatch(FerryMessage first) throws MessageRejectedException, ProduceException, ConsumeException {
-        List<FerryMessage> batch = gather(first);
+    /**
+     * Receives a batch, handles its messages, then commits the target and, after it, the source; says
+     * how that ended. Nothing is committed unless every message of the batch was handled.
+     */
+    private BatchOutcome moveBatch() {
+        List<FerryMessage> batch = new ArrayList<>();
         try {
-            if (pool == null) {
-                for (FerryMessage message : batch) {
-                    handler.handle(message, producer);
-                }
-            } else {
-                pool.handleAll(batch, producer, handler);
+            FerryMessage first = consumer.receive(settings.receiveTimeout().toMillis());
+            if (first == null) {
+                return new BatchOutcome.Idle();
             }
-        } catch (MessageRejectedException | RuntimeException e) {
-            batchSoFar = batch.size() - 1; // all but the failing one
-            throw e;
+            busy = true;
+            gather(first, batch);
+        } catch (MessageRejectedException e) {
+            // The message that cannot be carried was not added to the batch.
+            return new BatchOutcome.Rejected(e, batch.size());
+        } catch (ConsumeException e) {
+            return new BatchOutcome.SourceUnavailable(e);
+        } catch (RuntimeException e) {
+            return new BatchOutcome.Rejected(bug(e), batch.size());
         }
-        producer.commit();
-        consumer.acknowledge();
-        counts.addDelivered(batchSoFar);
-        isolateRemaining = Math.max(0, isolateRemaining - batchSoFar);
+        try {
+            handle(batch);
+        } catch (MessageRejectedException e) {
+            return new BatchOutcome.Rejected(e, batch.size() - 1);
+        } catch (ProduceException e) {
+            return new BatchOutcome.TargetUnavailable(e);
+        } catch (RuntimeException e) {
+            return new BatchOutcome.Rejected(bug(e), batch.size() - 1);
+        }
+        try {
+            producer.commit();
+        } catch (ProduceException e) {
+            return e.duplicate() ? new BatchOutcome.AlreadyOnTarget(e, batch.size()) : new BatchOutcome.TargetUnavailable(e);
+        } catch (RuntimeException e) {
+            return new BatchOutcome.Rejected(bug(e), batch.size());
+        }
+        try {
+            consumer.acknowledge();
+        } catch (ConsumeException e) {
+            return new BatchOutcome.SourceUnavailable(e);
+        } catch (RuntimeException e) {
+            return new BatchOutcome.Rejected(bug(e), batch.size());
+        }
+        return new BatchOutcome.Delivered(batch.size());
+    }
+
+    private void handle(List<FerryMessage> batch) throws MessageRejectedException, ProduceException {
+        if (pool == null) {
+            for (FerryMessage message : batch) {
+                handler.handle(message, producer);
+            }
+        } else {
+            pool.handleAll(batch, producer, handler);
+        }
+    }
+
+    /** A bug must not end the worker: it is treated as the message's rejection. */
+    private static MessageRejectedException bug(RuntimeException e) {
+        return new MessageRejectedException(LifecycleStages.WORKFLOW, "unexpected failure: " + e, e);
     }
 
     /**
-     * Receives until the batch is full, or {@code batchTime} has passed, or no message is waiting;
-     * once it holds {@link WorkflowSettings#LINGER_FROM} messages, "waiting" includes the next
-     * {@code batchLinger}. The whole batch is received before any of it is handled, so its sends
-     * reach the target together, which costs the target broker less per message than a trickle
-     * (measured: 40-46 against 67-69 us of its CPU per message at the same batch size).
+     * Receives into {@code batch} until it is full, or {@code batchTime} has passed, or no message is
+     * waiting; once it holds {@link WorkflowSettings#LINGER_FROM} messages, "waiting" includes the next
+     * {@code batchLinger}. The whole batch is received before any of it is handled, so its sends reach
+     * the target together, which costs the target broker less per message than a trickle
+     * (docs/benchmarks.md, "What moved Ferry from 0.56-0.81x to level").
      */
-    private List<FerryMessage> gather(FerryMessage first) throws ConsumeException, UntranslatableMessageException {
+    private void gather(FerryMessage first, List<FerryMessage> batch) throws ConsumeException, UntranslatableMessageException {
         int limit = isolateRemaining > 0 ? 1 : settings.batchSize();
         long deadline = System.nanoTime() + settings.batchTime().toNanos();
         long lingerMillis = settings.batchLinger().toMillis();
-        List<FerryMessage> batch = new ArrayList<>();
         FerryMessage message = first;
         while (message != null) {
             batch.add(message);
-            batchSoFar++;
             long left = deadline - System.nanoTime();
-            if (batchSoFar >= limit || left <= 0) {
+            if (batch.size() >= limit || left <= 0) {
                 break;
             }
             // A lone message means the source is quiet: it goes at once, without first asking the
             // source (a round trip) whether more are waiting. Messages that come in bunches are
             // worth asking for: a fuller batch means fewer commits, each a journal sync.
-            message = batchSoFar > 1 ? consumer.receiveNow() : consumer.receivePrefetched();
-            if (message == null && batchSoFar >= WorkflowSettings.LINGER_FROM && lingerMillis > 0) {
+            message = batch.size() > 1 ? consumer.receiveNow() : consumer.receivePrefetched();
+            if (message == null && batch.size() >= WorkflowSettings.LINGER_FROM && lingerMillis > 0) {
                 long wait = Math.min(lingerMillis, TimeUnit.NANOSECONDS.toMillis(left));
                 message = wait > 0 ? consumer.receive(wait) : null;
             }
         }
-        return batch;
+    }
+
+    /** The target could not be reached: what was produced is discarded, the messages stay on the source. */
+    private void targetUnavailable(ProduceException e) {
+        LOG.debug("{}: target unavailable, messages stay on the source: {}", name, e.getMessage());
+        if (producer != null) {
+            producer.rollback();
+        }
+        closeEnds();
+        pause();
+    }
+
+    /** The source could not be read: it hands the batch back; what it produced must not be committed later. */
+    private void sourceUnavailable(ConsumeException e) {
+        LOG.debug("{}: source unavailable: {}", name, e.getMessage());
+        if (producer != null) {
+            producer.rollback();
+        }
+        closeConsumer();
+        pause();
     }
 
     /**
-     * The target refused a commit because it already had one of the batch's messages: the batch
-     * was delivered before, in part, and the source handed it back (after a crash between the two
-     * commits). The target rolled the whole transaction back. Alone, the message is on the target
-     * and is acknowledged; in a batch, the batch is retried one message per transaction.
+     * The target already had one of the batch's messages: the batch was delivered before, in part,
+     * and the source handed it back (after a crash between the two commits). The target rolled the
+     * whole transaction back. Alone, the message is on the target and is acknowledged; in a batch, the
+     * batch is retried one message per transaction.
      */
-    private void redelivered(ProduceException e) {
-        LOG.debug("{}: target already had a message of the batch: {}", name, e.getMessage());
+    private void redelivered(BatchOutcome.AlreadyOnTarget outcome) {
+        LOG.debug("{}: target already had a message of the batch: {}", name, outcome.reason().getMessage());
         producer.rollback();
         try {
-            if (batchSoFar == 1) {
+            if (outcome.messages() == 1) {
                 consumer.acknowledge();
                 isolateRemaining = Math.max(0, isolateRemaining - 1);
             } else {
@@ -213,7 +261,8 @@ final class Worker implements Runnable {
         }
     }
 
-    private void reject(MessageRejectedException e) {
+    private void reject(BatchOutcome.Rejected rejected) {
+        MessageRejectedException e = rejected.reason();
         if (producer != null) {
             producer.rollback();
         }
@@ -221,9 +270,8 @@ final class Worker implements Runnable {
             return;
         }
         int attempt = consumer.lastDeliveryAttempt();
-        boolean alone = batchSoFar == 0;
         try {
-            if (!alone) {
+            if (!rejected.alone()) {
                 // Roll the batch back and take the next messages one at a time: the rejected one is
                 // then retried (and, in time, moved to the error destination) without its neighbours.
                 isolateRemaining = settings.batchSize();

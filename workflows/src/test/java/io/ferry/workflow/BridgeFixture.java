@@ -23,16 +23,16 @@ import jakarta.jms.Session;
 
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 
+import io.ferry.api.FerryMessage;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceException;
 import io.ferry.broker.testing.JmsTestClient;
 import io.ferry.broker.testing.TestBroker;
 import io.ferry.core.Backoff;
-import io.ferry.core.FerryMessage;
-import io.ferry.core.Service;
-import io.ferry.core.ServiceException;
 import io.ferry.core.event.LifecycleEventPublisher;
 import io.ferry.core.jms.ConnectionSettings;
-import io.ferry.profiling.TimingRegistry;
 import io.ferry.core.jms.JmsEndpoints;
+import io.ferry.profiling.TimingRegistry;
 
 /**
  * Two real brokers for workflow tests: queue {@value #IN} on the local one, {@value #OUT} on the

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.ferry.api.Service;
+import io.ferry.api.ServiceException;
 import io.ferry.broker.testing.JmsTestClient;
-import io.ferry.core.Service;
-import io.ferry.core.ServiceException;
 import io.ferry.core.jms.ErrorProperties;
 import io.ferry.profiling.TimingRegistry;
 

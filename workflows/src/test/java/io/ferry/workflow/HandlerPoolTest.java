@@ -15,7 +15,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.ferry.core.FerryMessage;
+import io.ferry.api.FerryMessage;
 import io.ferry.core.MessageRejectedException;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;

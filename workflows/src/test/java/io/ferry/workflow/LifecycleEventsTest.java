@@ -11,11 +11,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
-import jakarta.jms.BytesMessage;
 
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -23,13 +23,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import io.ferry.api.Service;
 import io.ferry.broker.testing.TestBroker;
-import io.ferry.core.Service;
+import io.ferry.core.ProfilingTags;
 import io.ferry.core.event.LifecycleEventPublisher;
 import io.ferry.profiling.StatisticsSnapshot;
 import io.ferry.profiling.TimingRegistry;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 class LifecycleEventsTest {
 
@@ -111,8 +113,8 @@ class LifecycleEventsTest {
             assertThat(received.stream().map(e -> e.get("messageId").asString()).distinct()).hasSize(count);
         }
         StatisticsSnapshot stats = TimingRegistry.global().cumulative();
-        assertThat(stats.counter(LifecycleEventPublisher.PUBLISHED)).isEqualTo(count);
-        assertThat(stats.counter(LifecycleEventPublisher.DROPPED)).isZero();
+        assertThat(stats.counter(ProfilingTags.EVENTS_PUBLISHED)).isEqualTo(count);
+        assertThat(stats.counter(ProfilingTags.EVENTS_DROPPED)).isZero();
         assertThat(stats.tag("Service(first)").count()).isEqualTo(count);
         assertThat(stats.tag("Service(second)").count()).isEqualTo(count);
     }
@@ -138,7 +140,7 @@ class LifecycleEventsTest {
         StatisticsSnapshot stats = TimingRegistry.global().cumulative();
         assertThat(stats.tag("StandardWorkflow.sendMessageLifecycleEvent()").count()).isEqualTo(count);
         assertThat(stats.tag("StandardWorkflow(quiet)").count()).isEqualTo(count);
-        assertThat(stats.counter(LifecycleEventPublisher.PUBLISHED)).isZero();
+        assertThat(stats.counter(ProfilingTags.EVENTS_PUBLISHED)).isZero();
     }
 
     @Test
@@ -157,8 +159,8 @@ class LifecycleEventsTest {
         List<Message> received = bridge.drain(bridge.remote, OUT);
         assertThat(BridgeFixture.sequences(received)).isEqualTo(BridgeFixture.range(0, count));
         StatisticsSnapshot stats = TimingRegistry.global().cumulative();
-        assertThat(stats.counter(LifecycleEventPublisher.PUBLISHED)).isPositive();
-        assertThat(stats.counter(LifecycleEventPublisher.DROPPED)).isPositive();
+        assertThat(stats.counter(ProfilingTags.EVENTS_PUBLISHED)).isPositive();
+        assertThat(stats.counter(ProfilingTags.EVENTS_DROPPED)).isPositive();
         assertThat(stats.tag("PoolingWorkflow.sendMessageLifecycleEvent()").count()).isEqualTo(count);
     }
 }

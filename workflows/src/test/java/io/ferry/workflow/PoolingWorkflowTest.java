@@ -21,8 +21,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.ferry.core.Service;
-import io.ferry.core.ServiceException;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceException;
 import io.ferry.profiling.StatisticsSnapshot;
 import io.ferry.profiling.TimingRegistry;
 

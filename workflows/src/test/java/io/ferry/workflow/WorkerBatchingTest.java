@@ -12,8 +12,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.ferry.api.FerryMessage;
 import io.ferry.core.Consumer;
-import io.ferry.core.FerryMessage;
 import io.ferry.core.MessageEndpoints;
 import io.ferry.core.Producer;
 import io.ferry.core.Rejection;

@@ -6,6 +6,8 @@ import java.util.List;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.json.JsonMapper;
 
+import io.ferry.api.MessageLifecycleEvent;
+
 /**
  * Writes lifecycle events as a JSON array with Jackson's streaming generator: the shape is fixed,
  * so field by field is both plain to read and several times cheaper than reflective binding.

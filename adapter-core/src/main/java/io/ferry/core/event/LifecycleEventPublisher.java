@@ -19,7 +19,9 @@ import org.perf4j.aop.Profiled;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ferry.api.MessageLifecycleEvent;
 import io.ferry.core.Backoff;
+import io.ferry.core.ProfilingTags;
 import io.ferry.core.jms.ConnectionSettings;
 import io.ferry.core.jms.SharedConnection;
 import io.ferry.profiling.Counter;
@@ -37,12 +39,9 @@ import io.ferry.profiling.TimingRegistry;
  * woken per event would cost a context switch per bridged message.
  *
  * <p>When the queue is full, or the events destination is slow or down, events are dropped and
- * counted ({@value #DROPPED}); bridge traffic never waits for events.
+ * counted ({@value ProfilingTags#EVENTS_DROPPED}); bridge traffic never waits for events.
  */
 public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCloseable {
-
-    public static final String PUBLISHED = "LifecycleEventPublisher.published";
-    public static final String DROPPED = "LifecycleEventPublisher.dropped";
 
     private static final Logger LOG = LoggerFactory.getLogger(LifecycleEventPublisher.class);
 
@@ -62,9 +61,8 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
 
         /**
          * Up to 1,000 events (about 300 KB; Artemis streams it as a large message) per send, 100 ms
-         * linger. The cost of events is mostly per send, on the broker: with batched transactions the
-         * bridge is cheap enough that 250 per send cost 13% CPU per message in WorkflowThroughput,
-         * 1,000 per send about 2%.
+         * linger: what events cost is mostly per send, on the broker, so few large sends cost the
+         * bridge least.
          */
         public static Settings defaults(String topic) {
             return new Settings(topic, 20_000, 1000, Duration.ofMillis(100), Backoff.DEFAULT);
@@ -97,8 +95,8 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
         this.lingerNanos = settings.linger().toNanos();
         this.reconnect = settings.reconnect();
         this.capacity = settings.capacity();
-        this.published = registry.counter(PUBLISHED);
-        this.dropped = registry.counter(DROPPED);
+        this.published = registry.counter(ProfilingTags.EVENTS_PUBLISHED);
+        this.dropped = registry.counter(ProfilingTags.EVENTS_DROPPED);
         this.thread = new Thread(this::run, "ferry-events-" + topic);
         thread.setDaemon(true);
         thread.start();
@@ -208,7 +206,7 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
      * One JSON array of events in one message. Profiled, since this is where events cost (per send,
      * off the workers' path): divided by the events published it is their cost per message.
      */
-    @Profiled(tag = "LifecycleEventPublisher.send()")
+    @Profiled(tag = ProfilingTags.EVENTS_SEND)
     private void write(List<MessageLifecycleEvent> batch) throws JMSException {
         BytesMessage message = session.createBytesMessage();
         message.writeBytes(json.write(batch));

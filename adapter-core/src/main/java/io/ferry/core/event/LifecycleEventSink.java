@@ -1,5 +1,7 @@
 package io.ferry.core.event;
 
+import io.ferry.api.MessageLifecycleEvent;
+
 /** Where a workflow hands its message lifecycle events. Must never block the caller. */
 @FunctionalInterface
 public interface LifecycleEventSink {

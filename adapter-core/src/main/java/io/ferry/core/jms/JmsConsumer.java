@@ -15,9 +15,9 @@ import jakarta.jms.Session;
 import org.apache.activemq.artemis.core.client.impl.ClientConsumerInternal;
 import org.apache.activemq.artemis.jms.client.ActiveMQMessageConsumer;
 
+import io.ferry.api.FerryMessage;
 import io.ferry.core.ConsumeException;
 import io.ferry.core.Consumer;
-import io.ferry.core.FerryMessage;
 import io.ferry.core.Rejection;
 import io.ferry.core.UntranslatableMessageException;
 

@@ -11,8 +11,8 @@ import jakarta.jms.Message;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.FerryMessage.PayloadType;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.FerryMessage.PayloadType;
 import io.ferry.core.UntranslatableMessageException;
 
 /**

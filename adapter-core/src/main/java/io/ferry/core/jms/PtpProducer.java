@@ -9,9 +9,10 @@ import jakarta.jms.Session;
 import org.apache.activemq.artemis.api.core.ActiveMQDuplicateIdException;
 import org.perf4j.aop.Profiled;
 
-import io.ferry.core.FerryMessage;
+import io.ferry.api.FerryMessage;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
+import io.ferry.core.ProfilingTags;
 
 /**
  * Produces to a queue (point-to-point), or a topic, with a transacted session and producer of its own, kept open
@@ -51,7 +52,7 @@ public final class PtpProducer implements Producer {
     }
 
     @Override
-    @Profiled(tag = "PtpProducer.produce()")
+    @Profiled(tag = ProfilingTags.PRODUCE)
     public void produce(FerryMessage message) throws ProduceException {
         try {
             Message jms = translator.toJms(message, session);
@@ -70,7 +71,7 @@ public final class PtpProducer implements Producer {
     }
 
     @Override
-    @Profiled(tag = "PtpProducer.commit()")
+    @Profiled(tag = ProfilingTags.COMMIT)
     public void commit() throws ProduceException {
         try {
             session.commit();

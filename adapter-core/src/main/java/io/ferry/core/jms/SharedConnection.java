@@ -21,20 +21,25 @@ public final class SharedConnection implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SharedConnection.class);
     /**
      * Unless the URL sets it: the bytes a producer may send before the broker grants more. Artemis's
-     * default, 64 KiB, is about 20 messages of 3 KB, so a batch of 100 stopped several times for
-     * credits, a round trip each (produce averaged 60-75 us against 12 us with 1 MiB, in the perf run).
+     * default, 64 KiB, holds about 20 messages of 3 KB, so a batch of 100 would stop several times for
+     * credits, a round trip each (docs/benchmarks.md, "What moved Ferry from 0.56-0.81x to level").
      */
     static final int PRODUCER_WINDOW_BYTES = 1024 * 1024;
     static final String PRODUCER_WINDOW_OPTION = "producerWindowSize";
 
-    /** What health checks see; changed under this object's lock, read without it. */
+    /**
+     * The connection's one state: changed under this object's lock, read without it (health checks,
+     * idle workers asking whether their session is {@link #lost}).
+     */
     public enum State {
         /** Not opened yet, or closed on purpose. */
         IDLE("idle"),
+        /** Never connected yet: opening it failed; workers keep trying with back-off. */
+        CONNECTING("connecting"),
         CONNECTED("connected"),
         /** Lost; no worker has tried to open it again yet. */
         DOWN("down"),
-        /** Opening it failed; workers keep trying with back-off. */
+        /** Lost, and opening it again failed; workers keep trying with back-off. */
         RECONNECTING("reconnecting");
 
         private final String label;
@@ -47,6 +52,21 @@ public final class SharedConnection implements AutoCloseable {
         public String label() {
             return label;
         }
+
+        /** Whether sessions opened before cannot be used: the connection they came from was lost. */
+        boolean lost() {
+            return this == DOWN || this == RECONNECTING;
+        }
+
+        /** Whether the next successful open follows a failure (counted as a reconnection). */
+        boolean failing() {
+            return this == CONNECTING || this == DOWN || this == RECONNECTING;
+        }
+
+        /** The state after an attempt to open the connection from this one failed. */
+        State afterFailedOpen() {
+            return this == IDLE || this == CONNECTING ? CONNECTING : RECONNECTING;
+        }
     }
 
     private final ConnectionSettings settings;
@@ -54,9 +74,6 @@ public final class SharedConnection implements AutoCloseable {
     private Connection connection;
     /** Which connection this is; a session's failure counts only against the connection it came from. */
     private volatile long generation;
-    private volatile boolean failed;
-    private boolean everConnected;
-    private boolean reconnecting;
     private volatile State state = State.IDLE;
     private volatile long reconnects;
 
@@ -95,7 +112,7 @@ public final class SharedConnection implements AutoCloseable {
      * replaced. Two volatile reads, so idle workers can ask on every receive.
      */
     public boolean lost(long sessionGeneration) {
-        return failed || sessionGeneration != generation;
+        return state.lost() || sessionGeneration != generation;
     }
 
     /**
@@ -105,7 +122,7 @@ public final class SharedConnection implements AutoCloseable {
      * another worker may have connected afresh, and a stale failure must not mark that new connection failed.
      */
     public synchronized OpenedSession createSession(int acknowledgeMode) throws JMSException {
-        if (connection == null || failed) {
+        if (state != State.CONNECTED) {
             connect();
         }
         try {
@@ -128,18 +145,17 @@ public final class SharedConnection implements AutoCloseable {
     }
 
     private void connect() throws JMSException {
-        boolean recovering = failed || reconnecting;
+        State before = state;
         closeQuietly();
         Connection fresh;
         try {
             fresh = factory.createConnection();
         } catch (JMSException e) {
-            state = State.RECONNECTING;
-            if (!reconnecting) {
-                reconnecting = true;
+            state = before.afterFailedOpen();
+            if (state != before) {
                 String tls = TlsDiagnosis.explain(factory, e);
                 LOG.warn("{} broker unreachable, {} with back-off: {}", settings.name(),
-                        everConnected ? "reconnecting" : "connecting", tls != null ? tls : e.getMessage());
+                        state == State.CONNECTING ? "connecting" : "reconnecting", tls != null ? tls : e.getMessage());
             }
             throw e;
         }
@@ -152,19 +168,16 @@ public final class SharedConnection implements AutoCloseable {
         }
         connection = fresh;
         generation++;
-        failed = false;
-        reconnecting = false;
         state = State.CONNECTED;
-        if (recovering) {
+        if (before.failing()) {
             reconnects++;
         }
-        LOG.info("{} broker {}: {}", settings.name(), everConnected ? "reconnected" : "connected", settings);
-        everConnected = true;
+        boolean again = before == State.DOWN || before == State.RECONNECTING;
+        LOG.info("{} broker {}: {}", settings.name(), again ? "reconnected" : "connected", settings);
     }
 
     private synchronized void markFailed(Connection which, Exception cause) {
-        if (which != null && which == connection && !failed) {
-            failed = true;
+        if (which != null && which == connection && state == State.CONNECTED) {
             state = State.DOWN;
             LOG.warn("{} broker connection lost: {}", settings.name(), cause.getMessage());
         }
@@ -188,9 +201,6 @@ public final class SharedConnection implements AutoCloseable {
     public synchronized void close() {
         closeQuietly();
         // Closed on purpose: opening it again later is a fresh start, not a recovery.
-        failed = false;
-        reconnecting = false;
-        everConnected = false;
         state = State.IDLE;
     }
 }

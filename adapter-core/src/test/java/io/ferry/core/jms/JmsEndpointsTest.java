@@ -28,10 +28,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.ferry.api.FerryMessage;
 import io.ferry.broker.testing.JmsTestClient;
 import io.ferry.broker.testing.TestBroker;
 import io.ferry.core.Consumer;
-import io.ferry.core.FerryMessage;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
 import io.ferry.core.UntranslatableMessageException;

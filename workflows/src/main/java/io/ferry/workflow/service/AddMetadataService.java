@@ -4,8 +4,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.Service;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.Service;
 
 /** Adds fixed metadata (String values) to every message, overwriting what is there. */
 public final class AddMetadataService implements Service {

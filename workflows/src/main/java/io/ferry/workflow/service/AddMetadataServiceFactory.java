@@ -2,8 +2,8 @@ package io.ferry.workflow.service;
 
 import java.util.Map;
 
-import io.ferry.core.Service;
-import io.ferry.core.ServiceFactory;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceFactory;
 
 /** {@code add-metadata}: every setting is a metadata key and the value to set. */
 public final class AddMetadataServiceFactory implements ServiceFactory {

@@ -4,8 +4,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.Service;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.Service;
 
 /**
  * Copies metadata values (of any type) from source keys to target keys. A source key the message

@@ -2,8 +2,8 @@ package io.ferry.workflow.service;
 
 import java.util.Map;
 
-import io.ferry.core.Service;
-import io.ferry.core.ServiceFactory;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceFactory;
 
 /** {@code copy-metadata}: every setting is a source metadata key and the target key to copy it to. */
 public final class CopyMetadataServiceFactory implements ServiceFactory {

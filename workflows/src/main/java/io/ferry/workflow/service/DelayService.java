@@ -3,9 +3,9 @@ package io.ferry.workflow.service;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.Service;
-import io.ferry.core.ServiceException;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceException;
 
 /** Holds each message for a fixed time, to stand in for real work in performance runs. */
 public final class DelayService implements Service {

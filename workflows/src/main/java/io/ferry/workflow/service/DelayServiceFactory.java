@@ -7,8 +7,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.ferry.core.Service;
-import io.ferry.core.ServiceFactory;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceFactory;
 
 /** {@code delay}: setting {@code delay} is a whole number and a unit: {@code 250ns}, {@code 500us}, {@code 2ms}, {@code 1s}. */
 public final class DelayServiceFactory implements ServiceFactory {

@@ -13,9 +13,9 @@ import java.util.StringJoiner;
 
 import com.zaxxer.hikari.HikariDataSource;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.Service;
-import io.ferry.core.ServiceException;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceException;
 
 /**
  * Enriches a message's metadata from a SQL query: the values of metadata keys bind to the query's

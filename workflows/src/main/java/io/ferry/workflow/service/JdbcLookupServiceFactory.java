@@ -9,8 +9,8 @@ import java.util.Set;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
-import io.ferry.core.Service;
-import io.ferry.core.ServiceFactory;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceFactory;
 
 /**
  * {@code jdbc-lookup}: settings {@code url} and {@code query} (required), {@code user},

@@ -2,8 +2,8 @@ package io.ferry.workflow.service;
 
 import java.util.List;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.Service;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.Service;
 
 /** Removes metadata keys from every message; keys the message lacks are ignored. */
 public final class RemoveMetadataService implements Service {

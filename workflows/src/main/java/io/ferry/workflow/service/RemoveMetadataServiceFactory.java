@@ -1,11 +1,10 @@
 package io.ferry.workflow.service;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.ferry.core.Service;
-import io.ferry.core.ServiceFactory;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceFactory;
 
 /** {@code remove-metadata}: setting {@code keys} lists the metadata keys to remove, comma-separated. */
 public final class RemoveMetadataServiceFactory implements ServiceFactory {

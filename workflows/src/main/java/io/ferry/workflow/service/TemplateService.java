@@ -3,9 +3,9 @@ package io.ferry.workflow.service;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.Service;
-import io.ferry.core.ServiceException;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceException;
 
 /**
  * Replaces the payload with a text template filled in from the message: {@code ${key}} is the value

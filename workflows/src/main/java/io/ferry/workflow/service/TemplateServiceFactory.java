@@ -3,8 +3,8 @@ package io.ferry.workflow.service;
 import java.util.Map;
 import java.util.Set;
 
-import io.ferry.core.Service;
-import io.ferry.core.ServiceFactory;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceFactory;
 
 /** {@code template}: setting {@code template} is the text, with {@code ${key}} and {@code ${payload}} placeholders. */
 public final class TemplateServiceFactory implements ServiceFactory {

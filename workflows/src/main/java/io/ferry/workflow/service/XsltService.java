@@ -18,9 +18,9 @@ import org.xml.sax.SAXParseException;
 import org.xml.sax.XMLReader;
 import org.xml.sax.helpers.XMLFilterImpl;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.Service;
-import io.ferry.core.ServiceException;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceException;
 
 /**
  * Transforms the payload (read as UTF-8 text) with an XSLT stylesheet; the result becomes a text

@@ -9,8 +9,8 @@ import javax.xml.transform.Templates;
 import javax.xml.transform.TransformerConfigurationException;
 import javax.xml.transform.stream.StreamSource;
 
-import io.ferry.core.Service;
-import io.ferry.core.ServiceFactory;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceFactory;
 
 /**
  * {@code xslt}: setting {@code stylesheet} is the path of an XSLT 1.0 file, compiled at start-up so

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.ferry.core.ServiceException;
+import io.ferry.api.ServiceException;
 
 class DelayServiceTest {
 

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.ServiceException;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.ServiceException;
 
 /**
  * What jdbc-lookup does on any database: the same tests run against embedded H2 and, where one is

@@ -10,8 +10,8 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.ServiceException;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.ServiceException;
 
 /** jdbc-lookup against an in-memory H2 database, plus the checks of its settings. */
 class JdbcLookupServiceH2Test extends JdbcLookupContract {

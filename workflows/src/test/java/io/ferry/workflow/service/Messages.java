@@ -3,8 +3,8 @@ package io.ferry.workflow.service;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.FerryMessage.PayloadType;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.FerryMessage.PayloadType;
 
 /** Messages for service tests. */
 final class Messages {

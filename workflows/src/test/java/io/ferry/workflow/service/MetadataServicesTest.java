@@ -9,8 +9,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.Service;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.Service;
 
 /** add-metadata, copy-metadata and remove-metadata. */
 class MetadataServicesTest {

@@ -10,9 +10,9 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.Service;
-import io.ferry.core.ServiceFactory;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceFactory;
 
 /** The built-in services are found the way custom ones are: through ServiceLoader. */
 class ServiceFactoryRegistrationTest {

@@ -8,10 +8,10 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.FerryMessage.PayloadType;
-import io.ferry.core.Service;
-import io.ferry.core.ServiceException;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.FerryMessage.PayloadType;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceException;
 
 class TemplateServiceTest {
 

@@ -17,10 +17,10 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.ferry.core.FerryMessage;
-import io.ferry.core.FerryMessage.PayloadType;
-import io.ferry.core.Service;
-import io.ferry.core.ServiceException;
+import io.ferry.api.FerryMessage;
+import io.ferry.api.FerryMessage.PayloadType;
+import io.ferry.api.Service;
+import io.ferry.api.ServiceException;
 
 class XsltServiceTest {
 

@@ -1,0 +1,65 @@
+package io.ferry.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ferry loadgen send|receive}: the load generator on its own, against any Artemis broker.
+ * Exit codes: 0 clean, 1 messages missing, duplicated or corrupted, 2 bad input, 3 the broker cannot
+ * be reached (or failed mid-run). Every failure is one line on stderr, starting "ferry loadgen: ".
+ */
+@Command(name = "loadgen", mixinStandardHelpOptions = true,
+        description = "Sends load messages to a queue, or receives and accounts for them (exactly once, latency, throughput).",
+        subcommands = {LoadgenSendCommand.class, LoadgenReceiveCommand.class})
+final class LoadgenCommand implements Runnable {
+
+    static final int EXIT_CLEAN = 0;
+    static final int EXIT_UNDELIVERED = 1;
+    static final int EXIT_BAD_INPUT = 2;
+    static final int EXIT_CANNOT_CONNECT = 3;
+    static final String PASSWORD_VARIABLE = "FERRY_LOADGEN_PASSWORD";
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "missing subcommand: send or receive");
+    }
+
+    /** Prints one line on stderr and answers the exit code. */
+    static int fail(int exitCode, String message) {
+        System.err.println("ferry loadgen: " + message);
+        return exitCode;
+    }
+
+    /** True when a command line is {@code loadgen} or one of its subcommands. */
+    static boolean isWithin(CommandLine commandLine) {
+        for (CommandLine line = commandLine; line != null; line = line.getParent()) {
+            if (line.getCommand() instanceof LoadgenCommand) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Writes a report's JSON, making the folder if needed. */
+    static void writeJson(Path file, String json) {
+        try {
+            Path folder = file.toAbsolutePath().getParent();
+            if (folder != null) {
+                Files.createDirectories(folder);
+            }
+            Files.writeString(file, json);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--json: cannot write " + file + ": " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.ferry.cli;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Option;
+
+import io.ferry.loadgen.ConsoleProgress;
+import io.ferry.loadgen.LoadException;
+import io.ferry.loadgen.LoadReportJson;
+import io.ferry.loadgen.LoadSink;
+import io.ferry.loadgen.SinkReport;
+import io.ferry.loadgen.SinkSettings;
+
+/**
+ * {@code ferry loadgen receive}: takes load messages off a queue and accounts for them. It learns
+ * each producer's count from the messages; {@code --expected} also catches a producer that sent
+ * nothing that arrived.
+ */
+@Command(name = "receive", mixinStandardHelpOptions = true, showDefaultValues = true,
+        description = "Receives load messages until the expected ones arrived or the queue stays quiet, "
+                + "then reports missing, duplicated and corrupted messages, latency and throughput.")
+final class LoadgenReceiveCommand implements Callable<Integer> {
+
+    @Option(names = "--url", defaultValue = "tcp://127.0.0.1:61617", description = "Artemis broker URL")
+    String url;
+
+    @Option(names = "--user", description = "user name")
+    String user;
+
+    @Option(names = "--password", defaultValue = "${env:" + LoadgenCommand.PASSWORD_VARIABLE + "}", showDefaultValue = Visibility.NEVER,
+            description = "password (default: the environment variable " + LoadgenCommand.PASSWORD_VARIABLE + ")")
+    String password;
+
+    @Option(names = "--queue", defaultValue = "out", description = "queue to receive from")
+    String queue;
+
+    @Option(names = "--run-id", showDefaultValue = Visibility.NEVER,
+            description = "account only for this run; other runs' messages are consumed and counted apart (default: any run)")
+    String runId;
+
+    @Option(names = "--expected", defaultValue = "0", description = "messages the run sent; 0 when not known (stop when quiet)")
+    long expected;
+
+    @Option(names = "--idle-timeout", defaultValue = "10s", converter = DurationConverter.class,
+            description = "stop when nothing arrived for this long")
+    Duration idleTimeout;
+
+    @Option(names = "--json", description = "also write the report as JSON to this file")
+    Path json;
+
+    @Override
+    public Integer call() {
+        SinkSettings settings;
+        try {
+            settings = new SinkSettings(url, user, password, queue, expected, idleTimeout, runId);
+        } catch (IllegalArgumentException e) {
+            return LoadgenCommand.fail(LoadgenCommand.EXIT_BAD_INPUT, e.getMessage());
+        }
+        ConsoleProgress progress = ConsoleProgress.onStandardOutput();
+        try {
+            SinkReport report = new LoadSink().run(settings, Map.of(), progress);
+            progress.finish();
+            System.out.print(LoadgenReport.receive(settings, report));
+            if (json != null) {
+                LoadgenCommand.writeJson(json, new LoadReportJson().receive(settings, report));
+            }
+            return LoadgenReport.delivered(report.delivery()) ? LoadgenCommand.EXIT_CLEAN : LoadgenCommand.EXIT_UNDELIVERED;
+        } catch (IllegalArgumentException e) {
+            progress.finish();
+            return LoadgenCommand.fail(LoadgenCommand.EXIT_BAD_INPUT, e.getMessage());
+        } catch (LoadException e) {
+            progress.finish();
+            return LoadgenCommand.fail(LoadgenCommand.EXIT_CANNOT_CONNECT, e.getMessage());
+        }
+    }
+}

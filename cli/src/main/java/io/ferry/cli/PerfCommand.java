@@ -1,0 +1,203 @@
+package io.ferry.cli;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import io.ferry.perf.PerfCase;
+import io.ferry.perf.PerfCase.FerryCase;
+import io.ferry.perf.PerfReport;
+import io.ferry.perf.PerfRun;
+import io.ferry.perf.PerfSettings;
+import io.ferry.process.FerryProcesses;
+import io.ferry.process.ProcessException;
+import io.ferry.workflow.WorkflowType;
+
+/** {@code ferry perf}: the one-command performance run. */
+@Command(name = "perf", mixinStandardHelpOptions = true,
+        description = {"Runs the performance test: two Artemis brokers and the adapter, each in its own JVM on 127.0.0.1,",
+                "and the load generator; by default 10,000 persistent 3 KB messages for StandardWorkflow and",
+                "PoolingWorkflow with lifecycle events on and off, after a warm-up, plus a no-bridge baseline.",
+                "Prints the perf4j tables and a comparison, and writes report.json and report.html.",
+                "With --peers it also measures Artemis's core bridge, Artemis's JMS bridge and an Apache Camel route on the",
+                "same brokers, persistent and non-persistent, with a fixed-rate latency pass at 100 msg/s for every case."})
+public final class PerfCommand implements Callable<Integer> {
+
+    @Option(names = "--messages", defaultValue = "10000", description = "measured messages per case (default ${DEFAULT-VALUE})")
+    int messages;
+
+    @Option(names = "--size", defaultValue = "3072", description = "payload bytes (default ${DEFAULT-VALUE})")
+    int size;
+
+    @Option(names = "--warmup", description = {"the least warm-up of each case, in messages, sent and then forgotten before "
+            + "measuring (default: as many as --messages); 0 for none.",
+            "The warm-up goes on past it, in rounds as long as the measured pass, while the JIT compilers of the brokers and the bridge "
+            + "still take more than " + PerfRun.QUIET_PERCENT + "%% of their CPU: code still being compiled is not what a bridge "
+            + "that has run for a while looks like, and the compilers take the cores the brokers need."})
+    Integer warmup;
+
+    @Option(names = "--warmup-max", description = "the most warm-up of each case, in messages (default: 4 times --warmup); "
+            + "equal to --warmup for a fixed warm-up")
+    Integer warmupMax;
+
+    @Option(names = "--runs", defaultValue = "1", description = "repeat every case; medians and spread are reported (default ${DEFAULT-VALUE})")
+    int runs;
+
+    @Option(names = "--cases", split = ",", description = {"cases to run (default: standard-events-on, standard-events-off, "
+            + "pooling-events-on, pooling-events-off; a Ferry case may end in -batch-N);",
+            "peers: no-bridge, core-bridge, jms-bridge-batch-1, jms-bridge-batch-100, camel, camel-2-consumers-cached"})
+    List<String> cases;
+
+    @Option(names = "--peers", description = {"also measure the peers (core bridge, JMS bridge, Camel) and make the defaults "
+            + "--delivery both --latency-rate 100"})
+    boolean peers;
+
+    @Option(names = "--pool-size", defaultValue = "10", description = "workers of PoolingWorkflow (default ${DEFAULT-VALUE})")
+    int poolSize;
+
+    @Option(names = "--batch-size", defaultValue = "100", description = "most messages per transaction; 1 for one per transaction (default ${DEFAULT-VALUE})")
+    int batchSize;
+
+    @Option(names = "--batch-linger", converter = DurationConverter.class, description = "Ferry's batch-linger, e.g. 0ms to close "
+            + "every batch as soon as no message is waiting (default: the adapter's own)")
+    Duration batchLinger;
+
+    @Option(names = "--delivery", description = "persistent, non-persistent or both: every case runs in each (default persistent; both with --peers)")
+    String delivery;
+
+    @Option(names = "--non-persistent", description = "same as --delivery non-persistent")
+    boolean nonPersistent;
+
+    @Option(names = "--rate", defaultValue = "0", description = "target send rate in msg/s, 0 for as fast as possible (default ${DEFAULT-VALUE}); latency is then measured from each message's intended send time")
+    double rate;
+
+    @Option(names = "--latency-rate", description = "each case also gets a latency pass at this fixed rate in msg/s, after its warm-up (default 0: none; 100 with --peers)")
+    Double latencyRate;
+
+    @Option(names = "--latency-messages", defaultValue = "1000", description = "messages in the fixed-rate latency pass (default ${DEFAULT-VALUE})")
+    int latencyMessages;
+
+    @Option(names = "--baseline", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "also run the load generator straight through the local broker, the no-bridge limit (default on)")
+    boolean baseline;
+
+    @Option(names = "--sweep", description = "pool-size=1,2,4,8: run the pooling cases once per pool size (a concurrency table)")
+    String sweep;
+
+    @Option(names = "--sender-threads", defaultValue = "4", description = "load generator sender threads (default ${DEFAULT-VALUE})")
+    int senderThreads;
+
+    @Option(names = "--config-dir", defaultValue = "config", description = "where local-broker.xml and remote-broker.xml are (default ${DEFAULT-VALUE})")
+    Path configDir;
+
+    @Option(names = "--out", defaultValue = "target/perf", description = "where reports go, in a folder per run (default ${DEFAULT-VALUE})")
+    Path out;
+
+    @Override
+    public Integer call() {
+        PerfSettings settings;
+        try {
+            settings = settings();
+        } catch (IllegalArgumentException e) {
+            System.err.println("ferry perf: " + e.getMessage());
+            return 2;
+        }
+        try {
+            PerfReport report = new PerfRun(settings, new FerryProcesses(FerryMain.class.getName()), System.out).run();
+            return report.deliveryClean() ? 0 : 1;
+        } catch (ProcessException e) {
+            System.err.println("ferry perf: " + e.getMessage());
+            return 1;
+        } catch (Exception e) {
+            System.err.println("ferry perf: failed: " + e);
+            return 1;
+        }
+    }
+
+    PerfSettings settings() {
+        require(messages > 0, "--messages must be positive");
+        require(size > 0, "--size must be positive");
+        int warmupMessages = warmup != null ? warmup : messages;
+        require(warmupMessages >= 0, "--warmup must not be negative");
+        int warmupMostMessages = warmupMax != null ? warmupMax : 4 * warmupMessages;
+        require(warmupMostMessages >= warmupMessages, "--warmup-max must not be less than --warmup (" + warmupMessages + ")");
+        require(runs > 0, "--runs must be positive");
+        require(poolSize > 0, "--pool-size must be positive");
+        require(batchSize > 0, "--batch-size must be positive");
+        require(batchLinger == null || !batchLinger.isNegative(), "--batch-linger must not be negative");
+        require(rate >= 0, "--rate must not be negative");
+        double fixedRate = latencyRate != null ? latencyRate : peers ? 100 : 0;
+        require(fixedRate >= 0, "--latency-rate must not be negative");
+        require(latencyMessages > 0, "--latency-messages must be positive");
+        require(senderThreads > 0, "--sender-threads must be positive");
+        List<Boolean> deliveryModes = delivery();
+        List<Integer> poolSizes = sweep == null ? List.of(poolSize) : sweepPoolSizes(sweep);
+        List<String> names = new ArrayList<>();
+        if (baseline) {
+            names.add(PerfCase.NO_BRIDGE_NAME);
+        }
+        if (peers) {
+            PerfCase.PEER_CASES.stream().filter(c -> !names.contains(c)).forEach(names::add);
+        }
+        names.addAll(cases != null ? cases : PerfCase.FERRY_CASES);
+        List<PerfCase> parsed = new ArrayList<>();
+        for (String name : names) {
+            PerfCase perfCase = PerfCase.parse(name.trim(), poolSize);
+            if (perfCase instanceof FerryCase ferry && ferry.workflow() == WorkflowType.POOLING) {
+                poolSizes.forEach(size -> add(parsed, ferry.withPoolSize(size)));
+            } else if (sweep == null || !(perfCase instanceof FerryCase)) {
+                add(parsed, perfCase);
+            }
+        }
+        require(sweep == null || parsed.stream().anyMatch(c -> c instanceof FerryCase), "--sweep needs a pooling case in --cases");
+        for (String broker : List.of("local-broker.xml", "remote-broker.xml")) {
+            require(java.nio.file.Files.isRegularFile(configDir.resolve(broker)),
+                    configDir.resolve(broker) + " not found (run from the project's root, or give --config-dir)");
+        }
+        return new PerfSettings(messages, size, warmupMessages, warmupMostMessages, runs, parsed, poolSize, batchSize, batchLinger, deliveryModes, rate, fixedRate,
+                latencyMessages, senderThreads, configDir, out);
+    }
+
+    private List<Boolean> delivery() {
+        String mode = nonPersistent ? "non-persistent" : delivery != null ? delivery : peers ? "both" : "persistent";
+        return switch (mode) {
+            case "persistent" -> List.of(true);
+            case "non-persistent" -> List.of(false);
+            case "both" -> List.of(true, false);
+            default -> throw new IllegalArgumentException("--delivery takes persistent, non-persistent or both, not '" + mode + "'");
+        };
+    }
+
+    /** A case named twice runs once. */
+    private static void add(List<PerfCase> cases, PerfCase perfCase) {
+        if (cases.stream().noneMatch(c -> c.name().equals(perfCase.name()))) {
+            cases.add(perfCase);
+        }
+    }
+
+    private static List<Integer> sweepPoolSizes(String sweep) {
+        String prefix = "pool-size=";
+        require(sweep.startsWith(prefix), "--sweep takes pool-size=1,2,4,8");
+        List<Integer> sizes = new ArrayList<>();
+        for (String size : sweep.substring(prefix.length()).split(",")) {
+            try {
+                sizes.add(Integer.parseInt(size.trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--sweep: '" + size + "' is not a pool size");
+            }
+            require(sizes.get(sizes.size() - 1) > 0, "--sweep: pool sizes must be positive");
+        }
+        return sizes;
+    }
+
+    private static void require(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}

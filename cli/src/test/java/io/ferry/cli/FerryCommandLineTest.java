@@ -1,0 +1,148 @@
+package io.ferry.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import picocli.CommandLine;
+
+import io.ferry.runtime.config.AdapterConfig;
+
+class FerryCommandLineTest {
+
+    @TempDir
+    Path dir;
+
+    private static CommandRun run(String... args) {
+        return CommandRun.of(args);
+    }
+
+    @Test
+    void everyCommandsHelpFormatsWithoutAWarning() {
+        // picocli formats help texts with String.format; one that fails (a lone '%') is printed raw, and a warning to stderr.
+        PrintStream savedErr = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        List<String> usages = new ArrayList<>();
+        try {
+            collectUsage(FerryMain.commandLine(), usages);
+        } finally {
+            System.setErr(savedErr);
+        }
+        assertThat(usages).hasSizeGreaterThan(5).allSatisfy(usage -> assertThat(usage).contains("Usage: ferry"));
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    private static void collectUsage(CommandLine command, List<String> usages) {
+        usages.add(command.getUsageMessage());
+        command.getSubcommands().values().forEach(sub -> collectUsage(sub, usages));
+    }
+
+    @Test
+    void aMissingConfigFileIsOneLineAndExitCodeTwo() {
+        Path missing = dir.resolve("absent.yml");
+        CommandRun result = run("run", "--config", missing.toString());
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo("ferry run: " + missing + ": configuration file not found" + System.lineSeparator());
+    }
+
+    @Test
+    void aMalformedConfigFileIsOneLineAndExitCodeTwo() throws Exception {
+        Path file = AdapterConfig.empty().connection("local", "tcp://h:1").channel(AdapterConfig.Channel.of("x"))
+                .write(dir.resolve("bad.yml"));
+        CommandRun result = run("run", "-c", file.toString());
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err().lines()).hasSize(1);
+        assertThat(result.err()).startsWith("ferry run: " + file + ": ").contains("must not be null");
+    }
+
+    @Test
+    void aQueueAndATopicTogetherIsOneLineAndExitCodeTwo() throws Exception {
+        Path file = oneBroker(AdapterConfig.Channel.of("c").consume("local", "queue", "in")
+                .set("consume.topic", "orders").set("consume.subscription", "ferry-orders"))
+                .write(dir.resolve("both.yml"));
+        CommandRun result = run("run", "-c", file.toString());
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo("ferry run: " + file + ": ferry.channels[0].consume: set either queue or topic, not both"
+                + System.lineSeparator());
+    }
+
+    @Test
+    void aBadServiceSettingIsOneLineNamingTheServiceAndExitCodeTwo() throws Exception {
+        Path file = oneBroker(AdapterConfig.Channel.of("c").consume("local", "queue", "in")
+                .service("rev", "reverse-payload", Map.of("colour", "blue")))
+                .write(dir.resolve("service.yml"));
+        CommandRun result = run("run", "-c", file.toString());
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo("ferry run: " + file + ": ferry.channels[0].workflow.services[0]: "
+                + "service 'rev': reverse-payload takes no settings, got [colour]" + System.lineSeparator());
+    }
+
+    @Test
+    void aManagementPortOpenBeyondLoopbackWithoutCredentialsIsRefused() throws Exception {
+        Path file = oneBroker(AdapterConfig.Channel.of("c").consume("local", "queue", "in"))
+                .set("management.address", "0.0.0.0").set("management.user", "${FERRY_CLI_TEST_UNSET_USER:}")
+                .set("management.password", "${FERRY_CLI_TEST_UNSET_PASSWORD:}")
+                .write(dir.resolve("open.yml"));
+        CommandRun result = run("run", "-c", file.toString());
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo("ferry run: " + file + ": ferry.management.user: required when ferry.management.address"
+                + " (0.0.0.0) is not a loopback address; set FERRY_MANAGEMENT_USER and FERRY_MANAGEMENT_PASSWORD"
+                + System.lineSeparator());
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', textBlock = """
+            --messages=0                 | ferry perf: --messages must be positive
+            --size=-1                    | ferry perf: --size must be positive
+            --warmup=-1                  | ferry perf: --warmup must not be negative
+            --warmup=500 --warmup-max=100 | ferry perf: --warmup-max must not be less than --warmup (500)
+            --cases=teleport-events-on   | ferry perf: unknown case 'teleport-events-on' (known: standard-events-on, standard-events-off, pooling-events-on, pooling-events-off, no-bridge, core-bridge, jms-bridge-batch-1, jms-bridge-batch-100, camel, camel-2-consumers-cached; a Ferry case may end in -batch-N)
+            --cases=standard-events-on-batch-0 | ferry perf: case 'standard-events-on-batch-0': the batch size must be positive
+            --delivery=sometimes         | ferry perf: --delivery takes persistent, non-persistent or both, not 'sometimes'
+            --latency-rate=-1            | ferry perf: --latency-rate must not be negative
+            --latency-messages=0         | ferry perf: --latency-messages must be positive
+            --sweep=pool-size=1,x        | ferry perf: --sweep: 'x' is not a pool size
+            --sweep=threads=4            | ferry perf: --sweep takes pool-size=1,2,4,8
+            --rate=-5                    | ferry perf: --rate must not be negative
+            """)
+    void badPerfOptionsAreOneLineAndExitCodeTwo(String option, String message) {
+        CommandRun result = run(("perf " + option).split(" "));
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo(message + System.lineSeparator());
+    }
+
+    @Test
+    void aBrokerWithAMissingConfigurationSaysSo() {
+        CommandRun result = run("broker", "--name", "local", "--config", dir.resolve("none.xml").toString(),
+                "--data", dir.resolve("data").toString());
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.err()).startsWith("ferry broker: broker configuration not found:");
+    }
+
+    @Test
+    void anUnknownPeerKindIsAUsageError() {
+        assertThat(run("peer", "--kind", "mule").exitCode()).isEqualTo(2);
+    }
+
+    @Test
+    void anUnknownBrokerNameIsRefused() {
+        CommandRun result = run("broker", "--name", "middle");
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).contains("Invalid value for option '--name'");
+    }
+
+    /** One broker on a port where nothing listens, queue out as the channel's target: enough for checks that stop before connecting. */
+    private static AdapterConfig oneBroker(AdapterConfig.Channel channel) {
+        return AdapterConfig.empty().connection("local", "tcp://127.0.0.1:1").channel(channel.produce("local", "queue", "out"));
+    }
+}

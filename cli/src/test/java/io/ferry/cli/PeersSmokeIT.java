@@ -1,0 +1,78 @@
+package io.ferry.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import io.ferry.broker.testing.ProjectDirectory;
+
+/**
+ * The side-by-side run in small: `ferry perf --peers` as a user runs it (ferry.jar, each
+ * bridge in a process of its own), with a few hundred messages per case, so that the harness and
+ * every peer keep working. The figures of so short a run mean nothing; delivery must be exact.
+ */
+class PeersSmokeIT {
+
+    private static final int MESSAGES = 200;
+    private static final int FIXED_RATE_MESSAGES = 30;
+    private static final List<String> CASES = List.of("no-bridge", "core-bridge", "jms-bridge-batch-1", "jms-bridge-batch-100",
+            "camel", "camel-2-consumers-cached", "standard-events-on", "standard-events-off", "pooling-events-on-pool-10",
+            "pooling-events-off-pool-10");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyPeerAndFerryDeliverExactlyOnceSideBySide() throws Exception {
+        Path root = ProjectDirectory.root();
+        Path log = dir.resolve("perf.log");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", root.resolve("cli/target/ferry.jar").toString(), "perf", "--peers",
+                "--messages", Integer.toString(MESSAGES), "--warmup", "50", "--latency-rate", "200",
+                "--latency-messages", Integer.toString(FIXED_RATE_MESSAGES), "--delivery", "both",
+                "--config-dir", root.resolve("config").toString(), "--out", dir.toString()));
+        Process perf = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean finished = perf.waitFor(10, TimeUnit.MINUTES);
+        if (!finished) {
+            perf.destroy(); // its shutdown hook stops every process it started
+            perf.waitFor(1, TimeUnit.MINUTES);
+        }
+        String output = Files.readString(log);
+        assertThat(finished).as("ferry perf --peers finished; output:%n%s", output).isTrue();
+        assertThat(perf.exitValue()).as("exit code; output:%n%s", output).isZero();
+
+        JsonNode report;
+        try (Stream<Path> files = Files.walk(dir)) {
+            Path json = files.filter(f -> f.getFileName().toString().equals("report.json")).findFirst().orElseThrow();
+            report = JsonMapper.builder().build().readTree(Files.readString(json));
+        }
+        assertThat(report.get("deliveryClean").asBoolean()).isTrue();
+        List<String> summarized = new ArrayList<>();
+        for (JsonNode summary : report.get("summaries")) {
+            summarized.add(summary.get("name").asString() + "/" + summary.get("delivery").asString());
+            assertThat(summary.get("throughput").get("median").asDouble()).as(summary.toString()).isPositive();
+            assertThat(summary.get("fixedRate").get("p99Ms").asDouble()).as(summary.toString()).isPositive();
+        }
+        List<String> expected = new ArrayList<>();
+        for (String delivery : List.of("persistent", "non-persistent")) {
+            CASES.forEach(name -> expected.add(name + "/" + delivery));
+        }
+        assertThat(summarized).containsExactlyElementsOf(expected);
+        for (JsonNode result : report.get("runs")) {
+            assertThat(result.get("measured").get("delivery").get("received").asLong()).as(result.get("name").asString()).isEqualTo(MESSAGES);
+            assertThat(result.get("measured").get("delivery").get("duplicated").asLong()).isZero();
+            assertThat(result.get("fixedRate").get("delivery").get("received").asLong()).isEqualTo(FIXED_RATE_MESSAGES);
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.ferry.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ferry.broker.testing.ProjectDirectory;
+import io.ferry.perf.PerfBrokerConfig;
+import io.ferry.perf.PerfCase;
+import io.ferry.perf.PerfReport;
+import io.ferry.perf.PerfReport.CpuUse;
+import io.ferry.perf.PerfReportFiles;
+import io.ferry.perf.PerfRun;
+import io.ferry.perf.PerfSettings;
+import io.ferry.process.FerryProcesses;
+import io.ferry.profiling.StatisticsJson;
+
+/** `ferry perf` end to end with small counts: real broker and adapter processes, the real load generator. */
+class PerfRunTest {
+
+    private static final int MESSAGES = 500;
+    private static final int WARMUP = 100;
+    private static final double FIXED_RATE = 200;
+    private static final int FIXED_RATE_MESSAGES = 100;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aSmallRunReportsEveryTagCleanDeliveryAndLeavesNoProcessBehind() throws Exception {
+        List<PerfCase> cases = List.of(PerfCase.parse("no-bridge", 4), PerfCase.parse("core-bridge", 4),
+                PerfCase.parse("standard-events-on", 4), PerfCase.parse("pooling-events-off", 4));
+        PerfSettings settings = new PerfSettings(MESSAGES, 1024, WARMUP, WARMUP, 1, cases, 4, 100, null, List.of(true), 0, FIXED_RATE, FIXED_RATE_MESSAGES, 2,
+                ProjectDirectory.root().resolve("config"), dir);
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PerfRun run = new PerfRun(settings, new FerryProcesses(FerryMain.class.getName()), new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+        PerfReport report = run.run();
+        String output = printed.toString(StandardCharsets.UTF_8);
+
+        assertThat(report.deliveryClean()).isTrue();
+        assertThat(report.runs()).extracting(PerfReport.CaseRun::name)
+                .containsExactly("no-bridge", "core-bridge", "standard-events-on", "pooling-events-off-pool-4");
+        for (PerfReport.CaseRun result : report.runs()) {
+            assertThat(result.measured().delivery().received()).isEqualTo(MESSAGES);
+            assertThat(result.measured().delivery().missing()).isZero();
+            assertThat(result.measured().delivery().duplicated()).isZero();
+            assertThat(result.fixedRate().delivery().received()).isEqualTo(FIXED_RATE_MESSAGES);
+            assertThat(result.fixedRate().delivery().missing()).isZero();
+            assertThat(result.fixedRate().delivery().duplicated()).isZero();
+            assertThat(result.warmup().messages()).isEqualTo(WARMUP); // --warmup-max equal to --warmup: a fixed warm-up
+            assertThat(result.warmup().jitShares()).hasSize(1).allSatisfy(share -> assertThat(share).isBetween(0.0, 1.0));
+            assertThat(result.warmup().delivery().missing() + result.warmup().delivery().duplicated() + result.warmup().delivery().corrupted()).isZero();
+            // CPU is accounted to every process on the messages' way; both brokers worked for every case but no-bridge.
+            List<String> processes = result.kind().equals("ferry")
+                    ? List.of(CpuUse.LOCAL_BROKER, CpuUse.REMOTE_BROKER, CpuUse.BRIDGE, CpuUse.LOAD_GENERATOR)
+                    : List.of(CpuUse.LOCAL_BROKER, CpuUse.REMOTE_BROKER, CpuUse.LOAD_GENERATOR);
+            assertThat(result.cpu()).extracting(CpuUse::process).containsExactlyElementsOf(processes);
+            assertThat(cpuMs(result, CpuUse.LOCAL_BROKER)).isPositive();
+            assertThat(cpuMs(result, CpuUse.LOAD_GENERATOR)).isPositive();
+            if (!result.name().equals("no-bridge")) {
+                assertThat(cpuMs(result, CpuUse.REMOTE_BROKER)).isPositive();
+            }
+            assertThat(result.cpu()).allSatisfy(c -> assertThat(c.jitMs()).isBetween(0.0, c.cpuMs()));
+        }
+        // The core bridge really ran inside the local broker, as configured by the run.
+        assertThat(Files.readString(run.directory().resolve("local-broker.xml"))).contains(PerfBrokerConfig.CORE_BRIDGE_NAME);
+        for (PerfReport.CaseSummary summary : report.summaries()) {
+            assertThat(summary.ratios().overNoBridge()).isPositive();
+            assertThat(summary.ratios().overCoreBridge()).isPositive();
+            assertThat(summary.fixedRate().p99Ms()).isPositive();
+            assertThat(summary.cpu().total()).isGreaterThan(summary.cpu().localBroker()).isPositive();
+            assertThat(summary.cpu().bridge() != null && summary.cpu().bridge() > 0).isEqualTo(summary.kind().equals("ferry"));
+        }
+        assertThat(output).contains("CPU per measured message, us");
+        for (PerfReport.CaseRun result : report.runs().subList(2, 4)) {
+            String type = result.name().startsWith("standard") ? "StandardWorkflow" : "PoolingWorkflow";
+            // Warm-up messages were forgotten: every tag counts exactly the measured messages.
+            assertThat(count(result, "PtpProducer.produce()")).isEqualTo(MESSAGES);
+            assertThat(count(result, type + "(perf)")).isEqualTo(MESSAGES);
+            assertThat(count(result, type + ".sendMessageLifecycleEvent()")).isEqualTo(MESSAGES);
+            // The printed perf4j table says what the JSON says.
+            for (StatisticsJson.TagFigures tag : result.adapter().statistics().tags()) {
+                Matcher row = Pattern.compile(Pattern.quote(tag.tag()) + " +[0-9.]+ +\\d+ +\\d+ +[0-9.]+ +(\\d+)\\R").matcher(result.adapter().tables());
+                assertThat(row.find()).as("perf4j row for %s", tag.tag()).isTrue();
+                assertThat(Long.parseLong(row.group(1))).isEqualTo(tag.count());
+            }
+            assertThat(output).contains(result.adapter().tables());
+            assertThat(result.bridge().startupSeconds()).isPositive();
+        }
+        assertThat(report.eventsCosts()).isEmpty(); // no workflow ran with events both on and off
+        assertThat(output).contains("delivery: clean in every case");
+
+        PerfReport read = PerfReportFiles.read(run.directory().resolve("report.json"));
+        assertThat(read.runs()).hasSize(4);
+        assertThat(read.runs().get(2).adapter()).isEqualTo(report.runs().get(2).adapter());
+        assertThat(read.summaries()).isEqualTo(report.summaries());
+        String html = Files.readString(run.directory().resolve("report.html"));
+        assertThat(html).contains("new Chart(", "pooling-events-off-pool-4", "core-bridge").doesNotContain("/*CHART_JS*/", "/*REPORT_JSON*/");
+        assertThat(html.length()).isGreaterThan(150_000); // Chart.js is inlined, so the page works offline
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
+    }
+
+    @Test
+    void eachRunStartsOneCaseLater() {
+        List<PerfCase> cases = List.of(PerfCase.parse("no-bridge", 4), PerfCase.parse("core-bridge", 4), PerfCase.parse("standard-events-on", 4));
+        assertThat(PerfRun.rotated(cases, 0)).extracting(PerfCase::name).containsExactly("no-bridge", "core-bridge", "standard-events-on");
+        assertThat(PerfRun.rotated(cases, 1)).extracting(PerfCase::name).containsExactly("core-bridge", "standard-events-on", "no-bridge");
+        assertThat(PerfRun.rotated(cases, 3)).extracting(PerfCase::name).containsExactly("no-bridge", "core-bridge", "standard-events-on");
+    }
+
+    private static double cpuMs(PerfReport.CaseRun result, String process) {
+        return result.cpu().stream().filter(c -> c.process().equals(process)).findFirst().orElseThrow().cpuMs();
+    }
+
+    private static long count(PerfReport.CaseRun result, String tag) {
+        return result.adapter().statistics().tags().stream().filter(t -> t.tag().equals(tag)).mapToLong(StatisticsJson.TagFigures::count).sum();
+    }
+}

@@ -1,0 +1,210 @@
+package io.ferry.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.ferry.core.ProfilingTags;
+import io.ferry.health.HealthReport.BusyPoint;
+import io.ferry.health.HealthReport.Finding;
+import io.ferry.runtime.management.MetricNames;
+
+/** The findings, each from statistics recorded into a real TimingRegistry, with and without its condition. */
+class HealthAnalysisTest {
+
+    private static final String CHANNEL = "orders";
+
+    /** 500 messages before the sample and 500 during it (10 s), all healthy unless a test changes that. */
+    private static HealthReport sample(Recordings r, double workflowUs, double eventUs, double produceUs,
+                                       List<BusyPoint> busy, AdapterReading.Health health) {
+        r.messages(500, workflowUs, eventUs, produceUs).meter(MetricNames.DELIVERED, CHANNEL, 500);
+        AdapterReading first = r.reading(0, health);
+        r.messages(500, workflowUs, eventUs, produceUs).meter(MetricNames.DELIVERED, CHANNEL, 1000);
+        AdapterReading last = r.reading(10, health);
+        return HealthAnalysis.report("http://127.0.0.1:8091", first, last, busy, null);
+    }
+
+    private static HealthReport healthySample(Recordings r) {
+        return sample(r, 40, 0.1, 20, List.of(), Recordings.up(CHANNEL));
+    }
+
+    private static List<String> ids(HealthReport report) {
+        return report.findings().stream().map(Finding::id).toList();
+    }
+
+    private static Finding finding(HealthReport report, String id) {
+        return report.findings().stream().filter(f -> f.id().equals(id)).findFirst().orElseThrow();
+    }
+
+    private static List<BusyPoint> busy(double... values) {
+        List<BusyPoint> points = new ArrayList<>();
+        for (int i = 0; i < values.length; i++) {
+            points.add(new BusyPoint(i * 0.2, Map.of(CHANNEL, values[i])));
+        }
+        return points;
+    }
+
+    @Test
+    void aHealthyAdapterHasNoFindingsAndItsThroughputComesFromTheDeliveredCounter() {
+        HealthReport report = healthySample(new Recordings());
+        assertThat(report.findings()).isEmpty();
+        assertThat(report.sampleSeconds()).isEqualTo(10.0);
+        assertThat(report.throughput()).isEqualTo(50.0);
+        assertThat(report.channels()).singleElement().satisfies(c -> {
+            assertThat(c.delivered()).isEqualTo(1000);
+            assertThat(c.deliveredInSample()).isEqualTo(500);
+            assertThat(c.throughput()).isEqualTo(50.0);
+            assertThat(c.status()).isEqualTo("UP");
+        });
+    }
+
+    @Test
+    void theSampleFiguresAreWhatHappenedBetweenTheReadings() {
+        Recordings r = new Recordings().messages(500, 40, 1, 20);
+        AdapterReading first = r.reading(0, Recordings.up(CHANNEL));
+        r.messages(250, 100, 1, 20);
+        AdapterReading last = r.reading(5, Recordings.up(CHANNEL));
+        HealthReport report = HealthAnalysis.report("u", first, last, List.of(), null);
+        HealthReport.SampleTag workflow = report.sampleTags().stream().filter(t -> t.tag().equals(Recordings.WORKFLOW)).findFirst().orElseThrow();
+        assertThat(workflow.count()).isEqualTo(250);
+        assertThat(workflow.meanUs()).isCloseTo(100.0, org.assertj.core.data.Offset.offset(0.01));
+        // Without the delivered counter, throughput is the workflow's messages per second.
+        assertThat(report.throughput()).isEqualTo(50.0);
+    }
+
+    @Test
+    void eventsThatCostAShareOfTheWorkflowAreAFindingNamingTheTagsItRestsOn() {
+        // 1 us on the worker, plus 40 sends of 50 us for 1,000 events: 3 us per message of a 40 us workflow.
+        HealthReport report = sample(new Recordings().published(1000, 50), 40, 1, 20, List.of(), Recordings.up(CHANNEL));
+        assertThat(ids(report)).containsExactly("events");
+        Finding events = finding(report, "events");
+        assertThat(events.title()).isEqualTo("Lifecycle events cost 3.0 us per message = 7.5% of the PoolingWorkflow time");
+        assertThat(events.figures()).isEqualTo(Recordings.EVENT + " avg 1.0 us over 1,000 calls + " + Recordings.SEND
+                + " 2,000 us over 40 sends / 1,000 events published = 2.0 us; " + Recordings.WORKFLOW
+                + " avg 40.0 us over 1,000 messages (cumulative since 2026-05-01T10:00:00Z)");
+        assertThat(events.recommendation()).contains("send-events: false");
+    }
+
+    @Test
+    void eventsTurnedOffAreNoFindingThoughTheirCallIsStillTimed() {
+        // With send-events off nothing is published; the call returns at once, but on a busy host its
+        // mean can still be 0.4 us, a tenth of a very short workflow.
+        HealthReport off = sample(new Recordings(), 4, 0.4, 2, List.of(), Recordings.up(CHANNEL));
+        assertThat(off.findings()).isEmpty();
+        assertThat(off.profiling().tags()).extracting(t -> t.tag()).contains(Recordings.EVENT);
+    }
+
+    @Test
+    void eventsThatCostLittleOfALongWorkflowAreNoFinding() {
+        assertThat(sample(new Recordings().published(1000, 50), 2000, 1, 20, List.of(), Recordings.up(CHANNEL)).findings()).isEmpty();
+    }
+
+    @Test
+    void aPoolWhoseWorkersAreAllBusyIsSaturated() {
+        Recordings r = new Recordings().meter(MetricNames.WORKERS, CHANNEL, 2);
+        HealthReport report = sample(r, 40, 0.1, 20, busy(2, 2, 2, 1, 2, 2, 2, 2, 2, 2), Recordings.up(CHANNEL));
+        assertThat(ids(report)).containsExactly("pool-saturated");
+        Finding saturated = finding(report, "pool-saturated");
+        assertThat(saturated.title()).isEqualTo("Channel orders: the pool is saturated: 1.9 of 2 workers busy on average");
+        assertThat(saturated.figures()).contains("ferry.workflow.workers.busy{channel=orders} avg 1.90, max 2 over 10 polls");
+        assertThat(saturated.recommendation()).contains("raise pool-size (now 2)");
+    }
+
+    @Test
+    void anIdleOrHalfBusyPoolIsNotSaturated() {
+        Recordings idle = new Recordings().meter(MetricNames.WORKERS, CHANNEL, 10);
+        assertThat(ids(sample(idle, 40, 0.1, 20, busy(0, 1, 0, 0, 2, 0), Recordings.up(CHANNEL)))).isEmpty();
+        Recordings half = new Recordings().meter(MetricNames.WORKERS, CHANNEL, 10);
+        assertThat(ids(sample(half, 40, 0.1, 20, busy(5, 6, 4, 10, 5), Recordings.up(CHANNEL)))).isEmpty();
+    }
+
+    @Test
+    void aBusyStandardWorkflowIsToldToPool() {
+        Recordings r = new Recordings().meter(MetricNames.WORKERS, CHANNEL, 1);
+        Finding saturated = finding(sample(r, 40, 0.1, 20, busy(1, 1, 1, 1), Recordings.up(CHANNEL)), "pool-saturated");
+        assertThat(saturated.recommendation()).startsWith("use type: pooling");
+    }
+
+    @Test
+    void produceOutliersFarAboveTheMedianPointAtTheRemoteSide() {
+        Recordings r = new Recordings().record(Recordings.PRODUCE, 20, 15_000);
+        HealthReport report = healthySample(r);
+        assertThat(ids(report)).containsExactly("produce-outliers");
+        Finding outliers = finding(report, "produce-outliers");
+        assertThat(outliers.title()).startsWith("Produce outliers: p99.9 ");
+        // The histogram keeps two significant digits, so the median of 20 us reads as 20.0 or 20.1.
+        assertThat(outliers.figures()).matches("PtpProducer\\.produce\\(\\) p50 20\\.\\d us, .*p99\\.9 15000\\.0 us, max 15000\\.0 us over 1,020 calls .*");
+        assertThat(outliers.recommendation()).contains("remote broker");
+    }
+
+    @Test
+    void aSteadyProduceOrOneShortHiccupIsNoOutlier() {
+        // One slow produce in a thousand is below p99.9, and 5 ms is a busy host, not the broker.
+        assertThat(ids(healthySample(new Recordings().record(Recordings.PRODUCE, 1, 200_000)))).isEmpty();
+        assertThat(ids(healthySample(new Recordings().record(Recordings.PRODUCE, 20, 5_000)))).isEmpty();
+    }
+
+    @Test
+    void aProduceStalledForSecondsIsAFindingEvenAlone() {
+        HealthReport report = healthySample(new Recordings().record(Recordings.PRODUCE, 1, 2_500_000));
+        assertThat(finding(report, "produce-outliers").title()).isEqualTo("Produce stall: the longest produce took 2.5 s");
+    }
+
+    @Test
+    void aGrowingErrorDestinationIsAFindingAndAStillOneIsNot() {
+        Recordings r = new Recordings().meter(MetricNames.REJECTED, CHANNEL, 3);
+        r.messages(10, 40, 0.1, 20);
+        AdapterReading first = r.reading(0, Recordings.up(CHANNEL));
+        r.meter(MetricNames.REJECTED, CHANNEL, 17);
+        AdapterReading last = r.reading(10, Recordings.up(CHANNEL));
+        HealthReport report = HealthAnalysis.report("u", first, last, List.of(), null);
+        assertThat(ids(report)).containsExactly("errors-growing");
+        assertThat(finding(report, "errors-growing").figures()).isEqualTo("ferry.messages.rejected{channel=orders} +14 in 10.0 s (17 in total)");
+
+        Recordings still = new Recordings().meter(MetricNames.REJECTED, CHANNEL, 3);
+        HealthReport quiet = sample(still, 40, 0.1, 20, List.of(), Recordings.up(CHANNEL));
+        assertThat(quiet.findings()).isEmpty();
+        assertThat(quiet.channels().get(0).rejected()).isEqualTo(3);
+    }
+
+    @Test
+    void droppedEventsAreAFindingFromTheCounterOrTheProfilingCounter() {
+        Recordings meters = new Recordings().meter(MetricNames.EVENTS_DROPPED, Map.of(), 0);
+        AdapterReading first = meters.messages(10, 40, 0.1, 20).reading(0, Recordings.up(CHANNEL));
+        meters.meter(MetricNames.EVENTS_DROPPED, Map.of(), 42);
+        HealthReport report = HealthAnalysis.report("u", first, meters.reading(10, Recordings.up(CHANNEL)), List.of(), null);
+        assertThat(finding(report, "events-dropped").title()).isEqualTo("42 lifecycle events were dropped (42 during the sample)");
+
+        // An adapter without the meter: the publisher's own counter in the profiling figures.
+        Recordings counters = new Recordings();
+        counters.registry.counter(ProfilingTags.EVENTS_DROPPED).add(5);
+        HealthReport fromProfiling = healthySample(counters);
+        assertThat(finding(fromProfiling, "events-dropped").figures()).isEqualTo("ferry.events.dropped 5 in total, +0 in 10.0 s");
+
+        assertThat(ids(healthySample(new Recordings()))).doesNotContain("events-dropped");
+    }
+
+    @Test
+    void reconnectsDuringTheSampleAndADownChannelAreFindings() {
+        Recordings r = new Recordings().meter(MetricNames.RECONNECTS, CHANNEL, 1);
+        AdapterReading first = r.messages(10, 40, 0.1, 20).reading(0, Recordings.up(CHANNEL));
+        r.meter(MetricNames.RECONNECTS, CHANNEL, 3);
+        AdapterReading.Health down = new AdapterReading.Health("DOWN", List.of(
+                new AdapterReading.ChannelState(CHANNEL, "DOWN", "connected", "reconnecting", true, null)));
+        HealthReport report = HealthAnalysis.report("u", first, r.reading(10, down), List.of(), null);
+        assertThat(ids(report)).containsExactly("reconnects", "channel-down");
+        assertThat(finding(report, "reconnects").title()).isEqualTo("Channel orders reconnected 2 times during the sample");
+        assertThat(finding(report, "channel-down").title()).isEqualTo("Channel orders is DOWN: local connected, remote reconnecting");
+    }
+
+    @Test
+    void aChannelStoppedOnPurposeIsNotDown() {
+        AdapterReading.Health stopped = new AdapterReading.Health("OUT_OF_SERVICE", List.of(
+                new AdapterReading.ChannelState(CHANNEL, "OUT_OF_SERVICE", "down", "down", false, null)));
+        assertThat(sample(new Recordings(), 40, 0.1, 20, List.of(), stopped).findings()).isEmpty();
+    }
+}

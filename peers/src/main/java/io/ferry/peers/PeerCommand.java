@@ -1,0 +1,158 @@
+package io.ferry.peers;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import io.ferry.process.ReadySignal;
+
+/**
+ * {@code ferry peer}: runs one peer bridge until SIGTERM or Ctrl-C, for the perf run's side-by-side
+ * cases (the command line lists it, hidden).
+ */
+@Command(name = "peer", mixinStandardHelpOptions = true,
+        description = "Runs one peer bridge from a source queue to a target queue until SIGTERM or Ctrl-C.")
+public final class PeerCommand implements Callable<Integer> {
+
+    private static final String READY = "peer bridge ready";
+    private static final String STOPPED = "peer bridge stopped";
+
+    private static final Logger log = LoggerFactory.getLogger(PeerCommand.class);
+
+    /** The peer bridges there are. */
+    public enum Kind {
+        JMS_BRIDGE("jms-bridge"), CAMEL("camel");
+
+        private final String name;
+
+        Kind(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+
+        static Kind of(String name) {
+            for (Kind kind : values()) {
+                if (kind.name.equals(name)) {
+                    return kind;
+                }
+            }
+            throw new IllegalArgumentException("unknown kind '" + name + "' (known: jms-bridge, camel)");
+        }
+    }
+
+    @Option(names = "--kind", required = true, converter = KindConverter.class,
+            description = "jms-bridge (Artemis JMSBridgeImpl) or camel (camel-jms route)")
+    Kind kind;
+
+    @Option(names = "--source-url", defaultValue = "tcp://127.0.0.1:61616", description = "default: ${DEFAULT-VALUE}")
+    String sourceUrl;
+
+    @Option(names = "--source-queue", defaultValue = "in", description = "default: ${DEFAULT-VALUE}")
+    String sourceQueue;
+
+    @Option(names = "--target-url", defaultValue = "tcp://127.0.0.1:61617", description = "default: ${DEFAULT-VALUE}")
+    String targetUrl;
+
+    @Option(names = "--target-queue", defaultValue = "out", description = "default: ${DEFAULT-VALUE}")
+    String targetQueue;
+
+    @Option(names = "--batch-size", defaultValue = "1",
+            description = "jms-bridge: messages per batch (max batch size), default: ${DEFAULT-VALUE}")
+    int batchSize;
+
+    // Artemis documents -1 (wait for a full batch) or >= 1 ms and names no value; -1 would strand the last
+    // partial batch of a run, so a short bound: it only matters when fewer than batch-size messages wait.
+    @Option(names = "--batch-time-ms", defaultValue = "100",
+            description = "jms-bridge: send a partial batch after this many ms (max batch time), default: ${DEFAULT-VALUE}")
+    long batchTimeMs;
+
+    @Option(names = "--failure-retry-interval-ms", defaultValue = "1000",
+            description = "jms-bridge: wait between reconnection attempts, default: ${DEFAULT-VALUE}")
+    long failureRetryIntervalMs;
+
+    @Option(names = "--max-retries", defaultValue = "-1",
+            description = "jms-bridge: reconnection attempts before giving up, -1 for ever (as Ferry), default: ${DEFAULT-VALUE}")
+    int maxRetries;
+
+    @Option(names = "--concurrent-consumers", defaultValue = "1",
+            description = "camel: concurrentConsumers of the source endpoint, default: ${DEFAULT-VALUE}")
+    int concurrentConsumers;
+
+    @Option(names = "--cache-consumer", description = "camel: cacheLevelName=CACHE_CONSUMER on the source endpoint")
+    boolean cacheConsumer;
+
+    @Option(names = "--cache-producer-connection",
+            description = "camel: wrap the target factory in Spring's CachingConnectionFactory (not a Camel default)")
+    boolean cacheProducerConnection;
+
+    @Option(names = "--ready-timeout-s", defaultValue = "60",
+            description = "fail if the bridge does not consume within this many seconds, default: ${DEFAULT-VALUE}")
+    long readyTimeoutSeconds;
+
+    /** Builds the bridge the options describe and starts it; announces it once it consumes ({@link ReadySignal.Part#PEER}). */
+    public PeerBridge start() throws Exception {
+        PeerBridge.Endpoints endpoints = new PeerBridge.Endpoints(sourceUrl, sourceQueue, targetUrl, targetQueue);
+        PeerBridge bridge = switch (kind) {
+            case JMS_BRIDGE -> new ArtemisJmsBridge(endpoints, batchSize, batchTimeMs, failureRetryIntervalMs, maxRetries);
+            case CAMEL -> new CamelJmsBridge(endpoints, concurrentConsumers, cacheConsumer, cacheProducerConnection);
+        };
+        try {
+            bridge.start(Duration.ofSeconds(readyTimeoutSeconds));
+        } catch (Exception e) {
+            bridge.close();
+            throw e;
+        }
+        log.info("{}: {} {} ({})", READY, kind, endpoints, settings());
+        ReadySignal.announce(ReadySignal.Part.PEER, kind.toString());
+        return bridge;
+    }
+
+    /** Stops the bridge and says so. */
+    public void stop(PeerBridge bridge) throws Exception {
+        bridge.close();
+        log.info("{}: {}", STOPPED, kind);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PeerBridge bridge = start();
+        CountDownLatch stopped = new CountDownLatch(1);
+        // SIGTERM and Ctrl-C run shutdown hooks; the JVM exits once this one has closed the bridge.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                stop(bridge);
+            } catch (Exception e) {
+                log.warn("peer bridge did not stop cleanly: {}", e.toString());
+            } finally {
+                stopped.countDown();
+            }
+        }, "peer-bridge-stop"));
+        stopped.await();
+        return 0;
+    }
+
+    private String settings() {
+        return switch (kind) {
+            case JMS_BRIDGE -> "DUPLICATES_OK, batch size " + batchSize + ", batch time " + batchTimeMs + " ms";
+            case CAMEL -> "concurrent consumers " + concurrentConsumers + (cacheConsumer ? ", CACHE_CONSUMER" : "")
+                    + (cacheProducerConnection ? ", caching producer connection" : "");
+        };
+    }
+
+    static final class KindConverter implements picocli.CommandLine.ITypeConverter<Kind> {
+        @Override
+        public Kind convert(String value) {
+            return Kind.of(value);
+        }
+    }
+}

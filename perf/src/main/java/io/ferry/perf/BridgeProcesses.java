@@ -1,0 +1,107 @@
+package io.ferry.perf;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.ferry.perf.PerfCase.FerryCase;
+import io.ferry.perf.PerfCase.PeerCase;
+import io.ferry.process.ChildProcess;
+import io.ferry.process.FerryProcesses;
+import io.ferry.process.ReadySignal;
+import io.ferry.runtime.config.AdapterConfig;
+
+/**
+ * The cases' own bridge processes, Ferry's adapter ({@code ferry run}) or a peer ({@code ferry peer}):
+ * each started the first time its case runs and kept for the rest of the run, as the core bridge stays
+ * deployed in its broker. A bridge started afresh for every run would be measured while its JVM still
+ * compiles; the core bridge never is.
+ */
+final class BridgeProcesses {
+
+    /** The channel's and the workflow's id in every adapter the run starts: its tags are {@code <Workflow>(perf)}. */
+    static final String WORKFLOW_ID = "perf";
+    /** Bridges' heaps are bounded so their memory use is what an operator would see, not what the JVM may take. */
+    static final List<String> BRIDGE_JVM = List.of("-Xms64m", "-Xmx256m");
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+    /** A case's bridge process, how long it took to start, and for Ferry's adapter its management port (else null). */
+    record Bridge(ChildProcess process, Duration startup, ManagementPort management) {
+    }
+
+    private final PerfSettings settings;
+    private final FerryProcesses ferry;
+    private final Path dir;
+    private final String localUrl;
+    private final String remoteUrl;
+    private final Processes processes;
+    private final Map<String, Bridge> byCase = new HashMap<>();
+
+    /** Where processes the run started are kept, so that all of them are stopped in the end. */
+    interface Processes {
+        ChildProcess start(String name, Path log, List<String> command) throws IOException;
+    }
+
+    BridgeProcesses(PerfSettings settings, FerryProcesses ferry, Path dir, String localUrl, String remoteUrl, Processes processes) {
+        this.settings = settings;
+        this.ferry = ferry;
+        this.dir = dir;
+        this.localUrl = localUrl;
+        this.remoteUrl = remoteUrl;
+        this.processes = processes;
+    }
+
+    /** The case's bridge, started now if this is its first run; null for a case without a process of its own. */
+    Bridge of(PerfCase perfCase) throws Exception {
+        Bridge bridge = byCase.get(perfCase.name());
+        if (bridge != null || !perfCase.hasProcess()) {
+            return bridge;
+        }
+        Path caseDir = dir.resolve(perfCase.name());
+        Files.createDirectories(caseDir);
+        ChildProcess process;
+        ManagementPort management = null;
+        Duration startup;
+        if (perfCase instanceof FerryCase ferryCase) {
+            Path config = caseDir.resolve("ferry.yml");
+            Files.writeString(config, adapterConfig(ferryCase));
+            process = processes.start("adapter (" + perfCase.name() + ")", caseDir.resolve("adapter.log"),
+                    ferry.command(BRIDGE_JVM, "run", "--config", config.toString()));
+            startup = process.awaitReady(ReadySignal.Part.CHANNELS, START_TIMEOUT).after();
+            management = ManagementPort.of(process);
+            // Forgets start-up. The adapter's first management request also initialises its web layer, a
+            // second of compiling that belongs in the warm-up, not in the measured pass.
+            management.resetStatistics();
+        } else {
+            PeerCase peer = (PeerCase) perfCase;
+            List<String> arguments = new ArrayList<>(List.of("peer"));
+            arguments.addAll(peer.arguments());
+            arguments.addAll(List.of("--source-url", localUrl, "--source-queue", peer.inQueue(),
+                    "--target-url", remoteUrl, "--target-queue", peer.outQueue()));
+            process = processes.start(peer.name(), caseDir.resolve("bridge.log"), ferry.command(BRIDGE_JVM, arguments.toArray(String[]::new)));
+            startup = process.awaitReady(ReadySignal.Part.PEER, START_TIMEOUT).after();
+        }
+        bridge = new Bridge(process, startup, management);
+        byCase.put(perfCase.name(), bridge);
+        return bridge;
+    }
+
+    private String adapterConfig(FerryCase perfCase) {
+        AdapterConfig.Channel channel = AdapterConfig.Channel.queues(WORKFLOW_ID, perfCase.inQueue(), perfCase.outQueue())
+                .workflow("type", perfCase.workflow().configName())
+                .workflow("id", WORKFLOW_ID)
+                .workflow("pool-size", perfCase.poolSize())
+                .workflow("batch-size", perfCase.batchSize() > 0 ? perfCase.batchSize() : settings.batchSize())
+                .workflow("send-events", perfCase.sendEvents());
+        if (settings.batchLinger() != null) {
+            channel.workflow("batch-linger", settings.batchLinger().toNanos() + "ns");
+        }
+        return "# Written by ferry perf for case " + perfCase.name() + ".\n" + AdapterConfig.between(localUrl, remoteUrl).channel(channel)
+                .events(AdapterConfig.LOCAL, "ferry.events").management(0).yaml();
+    }
+}

@@ -1,0 +1,152 @@
+package io.ferry.perf;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+import io.ferry.perf.PerfReport.CaseSummary;
+import io.ferry.perf.PerfReport.CpuUse;
+import io.ferry.perf.PerfReport.EventsCost;
+import io.ferry.perf.PerfReport.Pass;
+
+/** What the perf run prints as it goes, and the summary tables at its end. */
+final class PerfConsole {
+
+    private final PrintStream out;
+
+    PerfConsole(PrintStream out) {
+        this.out = out;
+    }
+
+    PrintStream out() {
+        return out;
+    }
+
+    void heading(String title) {
+        out.println();
+        out.println("== " + title);
+    }
+
+    void brokers(String localUrl, String remoteUrl, Object directory) {
+        out.printf(Locale.ROOT, "brokers: local %s, remote %s (separate JVMs; configuration and logs in %s)%n", localUrl, remoteUrl, directory);
+    }
+
+    void pass(String phase, Pass pass) {
+        out.printf(Locale.ROOT, "%s: %,.0f msg/s end to end; latency ms p50 %.2f, p90 %.2f, p99 %.2f, p99.9 %.2f, max %.2f%n",
+                phase, pass.throughput(), pass.latency().p50Ms(), pass.latency().p90Ms(), pass.latency().p99Ms(),
+                pass.latency().p999Ms(), pass.latency().maxMs());
+        PerfReport.Delivery delivery = pass.delivery();
+        out.printf(Locale.ROOT, "%s delivery: sent %d, received %d, missing %d, duplicated %d, corrupted %d%n",
+                phase, delivery.sent(), delivery.received(), delivery.missing(), delivery.duplicated(), delivery.corrupted());
+    }
+
+    void warmup(PerfReport.Warmup warmup) {
+        String trail = warmup.jitShares().stream().map(share -> String.format(Locale.ROOT, "%.0f%%", 100 * share))
+                .collect(Collectors.joining(" "));
+        PerfReport.Delivery delivery = warmup.delivery();
+        out.printf(Locale.ROOT, "warm-up: %,d messages in %.1f s, %s (JIT share of the brokers' and bridge's CPU, per round: %s); "
+                        + "delivery: missing %d, duplicated %d, corrupted %d%n",
+                warmup.messages(), warmup.seconds(), warmup.quiet() ? "until the compilers were quiet" : "compilers still busy at the limit",
+                trail, delivery.missing(), delivery.duplicated(), delivery.corrupted());
+    }
+
+    void cpu(String what, List<CpuUse> cpu, PerfCase perfCase) {
+        if (cpu.isEmpty()) {
+            return;
+        }
+        String each = cpu.stream().map(c -> String.format(Locale.ROOT, "%s %.2f s",
+                c.process().equals(CpuUse.BRIDGE) && perfCase instanceof PerfCase.FerryCase ? "adapter" : c.process(), c.cpuMs() / 1000))
+                .collect(Collectors.joining(", "));
+        double jit = cpu.stream().mapToDouble(CpuUse::jitMs).sum();
+        out.printf(Locale.ROOT, "%s: %s (JIT compilers %.2f s of it)%s%n", what, each, jit / 1000,
+                perfCase instanceof PerfCase.CoreBridgeCase ? "; the core bridge runs in the local broker" : "");
+    }
+
+    void bridge(PerfCase perfCase, PerfReport.BridgeProcess bridge, Double managementUpSeconds) {
+        String managementUp = managementUpSeconds == null ? "" : String.format(Locale.ROOT, " (management port %.1f s)", managementUpSeconds);
+        out.printf(Locale.ROOT, "%s: ready in %.1f s%s, peak RSS %.0f MiB, %.1f s CPU for the measured messages (%.2f cores)%n",
+                perfCase instanceof PerfCase.FerryCase ? "adapter" : "bridge", bridge.startupSeconds(), managementUp, bridge.peakRssMiB(),
+                bridge.cpuSeconds(), bridge.cpuCores());
+    }
+
+    /** The summary: per delivery mode a row per case, the CPU table, what events cost, and the delivery verdict. */
+    void summary(PerfReport report) {
+        out.println();
+        out.println("== summary" + (report.settings().runs() > 1 ? " (medians of " + report.settings().runs() + " runs)" : ""));
+        boolean fixedRate = report.settings().latencyRate() > 0;
+        String name = nameColumn(report);
+        String delivery = null;
+        for (CaseSummary s : report.summaries()) {
+            if (!s.delivery().equals(delivery)) {
+                delivery = s.delivery();
+                out.println();
+                out.println(delivery + ":");
+                out.printf(Locale.ROOT, name + " %8s %8s %8s %7s %7s %8s %8s %8s%s %8s %8s %8s %8s %6s%n", "case", "msg/s", "min", "max",
+                        "vs none", "vs core", "p50 ms", "p99 ms", "max ms",
+                        fixedRate ? String.format(Locale.ROOT, " %9s %9s", "@rate p50", "@rate p99") : "",
+                        "wf us", "prod us", "ovh us", "ovh p50", "cores");
+            }
+            PerfReport.AdapterCosts adapter = s.adapter();
+            out.printf(Locale.ROOT, name + " %8.0f %8.0f %8.0f %7s %7s %8.2f %8.2f %8.1f%s %8s %8s %8s %8s %6s%n", s.name(),
+                    s.throughput().median(), s.throughput().min(), s.throughput().max(), ratio(s.ratios().overNoBridge()),
+                    ratio(s.ratios().overCoreBridge()), s.latency().p50Ms(), s.latency().p99Ms(), s.latency().maxMs(),
+                    !fixedRate ? "" : s.fixedRate() == null ? String.format(Locale.ROOT, " %9s %9s", "-", "-")
+                            : String.format(Locale.ROOT, " %9.2f %9.2f", s.fixedRate().p50Ms(), s.fixedRate().p99Ms()),
+                    adapter == null ? "-" : decimal(adapter.workflowMeanUs()), adapter == null ? "-" : decimal(adapter.produceMeanUs()),
+                    adapter == null ? "-" : decimal(adapter.overheadMeanUs()), adapter == null ? "-" : decimal(adapter.overheadP50Us()),
+                    adapter == null ? "-" : String.format(Locale.ROOT, "%.2f", adapter.cores()));
+        }
+        if (fixedRate) {
+            out.printf(Locale.ROOT, "%n@rate: end-to-end latency at a fixed %.0f msg/s (%d messages per case, after its warm-up)%n",
+                    report.settings().latencyRate(), report.settings().latencyMessages());
+        }
+        cpuTable(report);
+        for (EventsCost cost : report.eventsCosts()) {
+            out.printf(Locale.ROOT, "%s (%s): events on vs off: workflow time on - off %.1f us per message (%.1f%% of the workflow); "
+                            + "beside the produce (overhead on - off) %.1f us; throughput on/off %.3f%n",
+                    cost.workflow(), cost.delivery(), cost.workflowUs(), 100 * cost.shareOfWorkflow(), cost.besideProduceUs(),
+                    cost.throughputOnOverOff());
+        }
+        out.println(report.deliveryClean() ? "delivery: clean in every case (nothing missing, duplicated or corrupted)"
+                : "delivery: NOT CLEAN - see the cases above");
+    }
+
+    /** Where the CPU went: per measured message and process, so a reader sees what each bridge costs the whole machine. */
+    private void cpuTable(PerfReport report) {
+        if (report.summaries().stream().allMatch(s -> s.cpu().total() == null)) {
+            return;
+        }
+        out.println();
+        out.println("CPU per measured message, us (every process; the core bridge runs inside the local broker):");
+        String format = nameColumn(report) + " %13s %13s %8s %14s %8s %6s%n";
+        String delivery = null;
+        for (CaseSummary s : report.summaries()) {
+            if (!s.delivery().equals(delivery)) {
+                delivery = s.delivery();
+                out.printf(Locale.ROOT, format, delivery, "local broker", "remote broker", "bridge", "load generator", "total", "JIT %");
+            }
+            PerfReport.CpuPerMessage cpu = s.cpu();
+            out.printf(Locale.ROOT, format, s.name(), us(cpu.localBroker()), us(cpu.remoteBroker()), us(cpu.bridge()),
+                    us(cpu.loadGenerator()), us(cpu.total()), cpu.total() == null ? "-" : String.format(Locale.ROOT, "%.0f", 100 * cpu.jitShare()));
+        }
+    }
+
+    /** The case column's format: wide enough for the longest case name, so the columns stay aligned. */
+    private static String nameColumn(PerfReport report) {
+        int longest = report.summaries().stream().mapToInt(s -> s.name().length()).max().orElse(0);
+        return "%-" + Math.max(34, longest) + "s";
+    }
+
+    private static String us(Double value) {
+        return value == null ? "-" : String.format(Locale.ROOT, "%.0f", value);
+    }
+
+    private static String ratio(Double ratio) {
+        return ratio == null ? "-" : String.format(Locale.ROOT, "%.2f", ratio);
+    }
+
+    private static String decimal(double value) {
+        return String.format(Locale.ROOT, "%.1f", value);
+    }
+}

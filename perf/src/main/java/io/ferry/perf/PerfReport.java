@@ -1,0 +1,132 @@
+package io.ferry.perf;
+
+import java.util.List;
+
+import io.ferry.profiling.StatisticsJson;
+
+/**
+ * Everything one perf run measured, as written to report.json and read back by tests and tools:
+ * each case's runs as measured, each case's summary over its runs, and what lifecycle events cost.
+ * Figures that do not apply to a case are absent (null), never a sentinel value.
+ */
+public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary> summaries, List<EventsCost> eventsCosts,
+                         boolean deliveryClean) {
+
+    /** @param warmup the least warm-up per case; {@code warmupMax} the most, when the compilers stay busy */
+    public record Settings(int messages, int size, int warmup, int warmupMax, int runs, List<String> delivery, double rate,
+                           double latencyRate, int latencyMessages, int poolSize, int batchSize, String journalBufferTimeout,
+                           int cores, String started) {
+    }
+
+    /** End-to-end latency percentiles, in milliseconds. */
+    public record Latency(double p50Ms, double p90Ms, double p99Ms, double p999Ms, double maxMs) {
+    }
+
+    /** What arrived of what was sent. */
+    public record Delivery(long sent, long received, long missing, long duplicated, long corrupted) {
+
+        public boolean clean() {
+            return missing == 0 && duplicated == 0 && corrupted == 0;
+        }
+    }
+
+    /**
+     * One pass of the load generator through a case: throughput, end-to-end latency, delivery.
+     *
+     * @param latencyDistribution [microseconds, count] pairs in logarithmic buckets, for the report's chart
+     */
+    public record Pass(double throughput, Latency latency, Delivery delivery, List<long[]> latencyDistribution) {
+    }
+
+    /**
+     * A case's warm-up: how many messages it took until the JIT compilers of the brokers and the bridge
+     * were quiet, and what was delivered meanwhile (it must be exactly once too).
+     *
+     * @param jitShares the compilers' share of the brokers' and bridge's CPU in each round, in order
+     * @param quiet     whether the last round was quiet; false when the warm-up stopped at its limit
+     */
+    public record Warmup(int messages, double seconds, List<Double> jitShares, boolean quiet, Delivery delivery) {
+    }
+
+    /** CPU one process used during a case's measured messages, and how much of it its JIT compiler took. */
+    public record CpuUse(String process, double cpuMs, double jitMs) {
+
+        public static final String LOCAL_BROKER = "local broker";
+        public static final String REMOTE_BROKER = "remote broker";
+        /** The bridge's own process: Ferry's adapter or a peer bridge. */
+        public static final String BRIDGE = "bridge";
+        public static final String LOAD_GENERATOR = "load generator";
+    }
+
+    /**
+     * The bridge's own process over a case's measured messages.
+     *
+     * @param cpuCores its CPU over the measured messages, in cores
+     */
+    public record BridgeProcess(double startupSeconds, double peakRssMiB, double cpuSeconds, double cpuCores) {
+    }
+
+    /** Ferry's own figures over the measured messages: the statistics as JSON figures and as the tables an operator reads. */
+    public record AdapterFigures(StatisticsJson.SnapshotFigures statistics, String tables) {
+    }
+
+    /**
+     * One case in one run and delivery mode.
+     *
+     * @param fixedRate null without a fixed-rate pass
+     * @param cpu       per process (local broker, remote broker, the bridge where it has a process of its own, load
+     *                  generator); empty where /proc cannot be read
+     * @param bridge    null where the bridge has no process of its own (no bridge, the core bridge inside the broker)
+     * @param adapter   Ferry's figures; null for the peers
+     */
+    public record CaseRun(String name, String kind, String delivery, int run, Warmup warmup, Pass measured, Pass fixedRate,
+                          List<CpuUse> cpu, BridgeProcess bridge, AdapterFigures adapter) {
+    }
+
+    /** Median throughput over a case's runs, and the spread. */
+    public record Throughput(double median, double min, double max) {
+    }
+
+    /** Throughput over the no-bridge limit and over Artemis's core bridge, in the same run; null where that case did not run. */
+    public record Ratios(Double overNoBridge, Double overCoreBridge) {
+    }
+
+    /**
+     * Where Ferry's time goes per message, medians over the runs, in microseconds: the workflow, the produce within
+     * it, what the adapter adds to the produce (mean and p50), the lifecycle event hand-off; and the adapter's CPU in cores.
+     */
+    public record AdapterCosts(double workflowMeanUs, double produceMeanUs, double overheadMeanUs, double overheadP50Us,
+                               double eventMeanUs, double cores) {
+    }
+
+    /**
+     * CPU per measured message by process, medians over the runs, in microseconds; null for a process the case does not
+     * have (the core bridge runs inside the local broker) or when /proc could not be read.
+     *
+     * @param jitShare the JIT compilers' share of all of it
+     */
+    public record CpuPerMessage(Double localBroker, Double remoteBroker, Double bridge, Double loadGenerator, Double total,
+                                double jitShare) {
+    }
+
+    /**
+     * A case in one delivery mode over all runs: throughput and spread, median latencies at full speed and at the fixed
+     * rate (null without one), ratios to the peers, Ferry's own costs (null for the others), CPU per message, and what
+     * went missing or twice over all runs.
+     */
+    public record CaseSummary(String name, String kind, String delivery, Throughput throughput, Latency latency, Latency fixedRate,
+                              Ratios ratios, AdapterCosts adapter, CpuPerMessage cpu, long missing, long duplicated) {
+    }
+
+    /**
+     * What lifecycle events cost one workflow in one delivery mode: events on against the same case with events off.
+     *
+     * @param workflowUs       workflow time per message, on minus off
+     * @param besideProduceUs  what the adapter adds to the produce, on minus off: the events' own cost without the produce's variance
+     * @param shareOfWorkflow  {@code workflowUs} over the workflow time with events on
+     * @param throughputOnOverOff median throughput with events on over with them off
+     */
+    public record EventsCost(String workflow, String delivery, double workflowUs, double besideProduceUs, double shareOfWorkflow,
+                             double throughputOnOverOff) {
+    }
+}

@@ -1,0 +1,257 @@
+package io.ferry.perf;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import io.ferry.broker.EmbeddedBroker;
+import io.ferry.perf.PerfReport.CaseRun;
+import io.ferry.perf.PerfReport.CpuUse;
+import io.ferry.perf.PerfReport.Pass;
+import io.ferry.process.ChildProcess;
+import io.ferry.process.FerryProcesses;
+import io.ferry.process.ProcessCpu;
+import io.ferry.process.ReadySignal;
+
+/**
+ * The perf run: two brokers, each a JVM process of its own on 127.0.0.1, and for every case the bridge
+ * under test (Ferry's adapter, or a peer bridge, in a process of its own, {@link BridgeProcesses}; the
+ * core bridge inside the local broker); the load generator in this process ({@link LoadPass}). Every
+ * case has queues of its own, a warm-up that Ferry then forgets, an optional fixed-rate latency pass,
+ * and the measured messages. Every process it started is stopped, whatever happens.
+ */
+public final class PerfRun {
+
+    private static final List<String> BROKER_JVM = List.of("-Xms256m", "-Xmx1g");
+    private static final Duration BROKER_START_TIMEOUT = Duration.ofSeconds(60);
+    private static final String BROKER_WARMUP_QUEUE = "perf.brokers-warm-up";
+    /** A warm-up round in which the compilers took at most this share of the brokers' and bridge's CPU ends the warm-up. */
+    public static final int QUIET_PERCENT = 5;
+    /** Past --warmup, the warm-up goes on for no longer than this (a slow peer may never quieten its compiler). */
+    private static final Duration WARMUP_TIME_LIMIT = Duration.ofSeconds(90);
+
+    private final PerfSettings settings;
+    private final FerryProcesses ferry;
+    private final PerfConsole console;
+    private final LoadPass load;
+    private final List<ChildProcess> started = new ArrayList<>();
+    private final Path dir;
+    private CpuMeter cpu;
+    private BridgeProcesses bridges;
+    private String localUrl;
+    private String remoteUrl;
+
+    /** @param ferry how to start `ferry broker`, `ferry run` and `ferry peer` in processes of their own */
+    public PerfRun(PerfSettings settings, FerryProcesses ferry, PrintStream out) {
+        this.settings = settings;
+        this.ferry = ferry;
+        this.console = new PerfConsole(out);
+        this.load = new LoadPass(settings, out);
+        this.dir = settings.outputRoot().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    }
+
+    /** Where this run's configuration, logs and reports go. */
+    public Path directory() {
+        return dir;
+    }
+
+    public PerfReport run() throws Exception {
+        Files.createDirectories(dir);
+        Thread cleanup = new Thread(this::stopAll, "perf-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup); // Ctrl-C: no process is left behind
+        try {
+            startBrokers();
+            List<CaseRun> runs = new ArrayList<>();
+            for (boolean persistent : settings.delivery()) {
+                for (int run = 1; run <= settings.runs(); run++) {
+                    for (PerfCase perfCase : rotated(settings.cases(), run - 1)) {
+                        runs.add(measure(perfCase, persistent, run));
+                    }
+                }
+            }
+            PerfReport report = PerfSummary.report(settings, runs, BridgeProcesses.WORKFLOW_ID);
+            console.summary(report);
+            PerfReportFiles.write(report, dir);
+            console.out().println();
+            console.out().println("report: " + dir.resolve("report.json") + " and " + dir.resolve("report.html"));
+            return report;
+        } finally {
+            stopAll();
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        }
+    }
+
+    /**
+     * The cases in the order of a run: each run starts one case later. The brokers keep compiling long
+     * after their warm-up, and the first case after it pays most of that; rotating spreads the cost.
+     */
+    public static List<PerfCase> rotated(List<PerfCase> cases, int by) {
+        List<PerfCase> order = new ArrayList<>(cases);
+        Collections.rotate(order, -by);
+        return order;
+    }
+
+    private void startBrokers() throws Exception {
+        int localPort = EmbeddedBroker.freePort();
+        int remotePort = EmbeddedBroker.freePort();
+        Path localXml = dir.resolve("local-broker.xml");
+        Path remoteXml = dir.resolve("remote-broker.xml");
+        PerfBrokerConfig.write(settings.configDir().resolve("local-broker.xml"), localXml, settings.cases(), true, remotePort);
+        PerfBrokerConfig.write(settings.configDir().resolve("remote-broker.xml"), remoteXml, settings.cases(), false, remotePort);
+        // The remote broker first: the core bridge in the local one connects to it.
+        ChildProcess remoteBroker = start("remote broker", dir.resolve("remote-broker.log"), ferry.command(BROKER_JVM,
+                FerryProcesses.brokerArguments("remote", remotePort, dir.resolve("data/remote"), remoteXml)));
+        ChildProcess localBroker = start("local broker", dir.resolve("local-broker.log"), ferry.command(BROKER_JVM,
+                FerryProcesses.brokerArguments("local", localPort, dir.resolve("data/local"), localXml)));
+        remoteUrl = remoteBroker.awaitReady(ReadySignal.Part.BROKER, BROKER_START_TIMEOUT).value();
+        localUrl = localBroker.awaitReady(ReadySignal.Part.BROKER, BROKER_START_TIMEOUT).value();
+        cpu = new CpuMeter(localBroker, remoteBroker);
+        bridges = new BridgeProcesses(settings, ferry, dir, localUrl, remoteUrl, this::start);
+        console.brokers(localUrl, remoteUrl, dir);
+        warmUpBrokers();
+    }
+
+    /**
+     * The first messages through a fresh broker are slow (its journal files are still being created,
+     * its code is not yet compiled), which would penalise whichever case ran first: so the run's
+     * message count goes through each broker once before any case is measured.
+     */
+    private void warmUpBrokers() throws Exception {
+        if (settings.warmup() == 0) {
+            return;
+        }
+        console.heading("brokers' warm-up (not measured)");
+        for (String url : List.of(localUrl, remoteUrl)) {
+            String phase = "brokers' warm-up";
+            console.pass(phase, load.run(url, BROKER_WARMUP_QUEUE, url, BROKER_WARMUP_QUEUE, settings.messages(), settings.delivery().get(0), 0,
+                    phase));
+        }
+    }
+
+    private CaseRun measure(PerfCase perfCase, boolean persistent, int run) throws Exception {
+        String delivery = PerfSettings.deliveryName(persistent);
+        console.heading(perfCase.name() + (settings.delivery().size() > 1 ? ", " + delivery : "")
+                + (settings.runs() > 1 ? ", run " + run + " of " + settings.runs() : ""));
+        BridgeProcesses.Bridge own = bridges.of(perfCase);
+        ChildProcess bridge = own == null ? null : own.process();
+        PerfReport.Warmup warmup = warmUp(perfCase, persistent, bridge);
+        Pass fixedRate = null;
+        if (settings.latencyRate() > 0) {
+            Map<String, ProcessCpu> before = cpu.read(bridge);
+            String phase = String.format(Locale.ROOT, "at %.0f msg/s", settings.latencyRate());
+            fixedRate = pass(perfCase, settings.latencyMessages(), persistent, settings.latencyRate(), phase);
+            console.pass(phase, fixedRate);
+            console.cpu("at-rate CPU", CpuMeter.used(before, cpu.read(bridge)), perfCase);
+        }
+        ManagementPort adapter = own == null ? null : own.management();
+        if (adapter != null) {
+            adapter.resetStatistics(); // its tables then show the measured messages alone
+        }
+        Map<String, ProcessCpu> before = cpu.read(bridge);
+        Pass measured = pass(perfCase, settings.messages(), persistent, settings.rate(), "measured");
+        List<CpuUse> used = CpuMeter.used(before, cpu.read(bridge));
+        console.pass("measured", measured);
+        console.cpu("measured CPU", used, perfCase);
+        if (bridge == null) {
+            return new CaseRun(perfCase.name(), perfCase.kind(), delivery, run, warmup, measured, fixedRate, used, null, null);
+        }
+        PerfReport.AdapterFigures figures = null;
+        if (adapter != null) {
+            // Every message the sink has was handled and its batch committed on the target, so these count them all.
+            figures = adapter.statistics();
+            console.out().print(figures.tables());
+        }
+        PerfReport.BridgeProcess process = bridgeProcess(own, used, measured);
+        console.bridge(perfCase, process, adapter == null ? null : adapter.up().toMillis() / 1000.0);
+        return new CaseRun(perfCase.name(), perfCase.kind(), delivery, run, warmup, measured, fixedRate, used, process, figures);
+    }
+
+    private PerfReport.BridgeProcess bridgeProcess(BridgeProcesses.Bridge bridge, List<CpuUse> used, Pass measured) {
+        double cpuSeconds = used.stream().filter(c -> c.process().equals(CpuUse.BRIDGE)).mapToDouble(c -> c.cpuMs() / 1000).findFirst()
+                .orElse(0);
+        double measuredSeconds = measured.throughput() == 0 ? 0 : settings.messages() / measured.throughput();
+        return new PerfReport.BridgeProcess(bridge.startup().toMillis() / 1000.0, bridge.process().peakRssMiB(), cpuSeconds,
+                measuredSeconds == 0 ? 0 : cpuSeconds / measuredSeconds);
+    }
+
+    /**
+     * Sends at least {@code --warmup} messages, in rounds as long as the measured pass (a shorter round
+     * never builds the backlog, and so never runs the code, that the measured pass does), until a round
+     * in which the JIT compilers of the brokers and the bridge took at most {@value #QUIET_PERCENT}% of
+     * those processes' CPU, or {@code --warmup-max}, or {@link #WARMUP_TIME_LIMIT}. Without it, a fresh
+     * adapter's compiler took most of its CPU in the measured pass, and the first case after the brokers'
+     * warm-up paid for compiling the brokers' side of a bridge. The load generator's own compiler is left
+     * out: what it compiles is each round's set-up (new connections).
+     */
+    private PerfReport.Warmup warmUp(PerfCase perfCase, boolean persistent, ChildProcess bridge) throws Exception {
+        if (settings.warmup() == 0) {
+            return new PerfReport.Warmup(0, 0, List.of(), false, new PerfReport.Delivery(0, 0, 0, 0, 0));
+        }
+        long startedAt = System.nanoTime();
+        List<Double> shares = new ArrayList<>();
+        int sent = 0;
+        long received = 0, missing = 0, duplicated = 0, corrupted = 0;
+        boolean quiet = false;
+        boolean done = false;
+        while (!done) {
+            int count = Math.min(settings.messages(), settings.warmupMax() - sent);
+            Map<String, ProcessCpu> before = cpu.read(bridge);
+            Pass pass = pass(perfCase, count, persistent, settings.rate(), "warm-up");
+            List<CpuUse> used = CpuMeter.used(before, cpu.read(bridge));
+            double cpuMs = 0;
+            double jitMs = 0;
+            for (CpuUse use : used) {
+                if (!use.process().equals(CpuUse.LOAD_GENERATOR)) {
+                    cpuMs += use.cpuMs();
+                    jitMs += use.jitMs();
+                }
+            }
+            double jitShare = cpuMs == 0 ? 0 : jitMs / cpuMs;
+            sent += count;
+            received += pass.delivery().received();
+            missing += pass.delivery().missing();
+            duplicated += pass.delivery().duplicated();
+            corrupted += pass.delivery().corrupted();
+            shares.add(jitShare);
+            boolean known = !used.isEmpty();
+            quiet = known && jitShare * 100 <= QUIET_PERCENT;
+            boolean outOfTime = System.nanoTime() - startedAt > WARMUP_TIME_LIMIT.toNanos();
+            done = sent >= settings.warmupMax() || sent >= settings.warmup() && (quiet || !known || outOfTime);
+        }
+        PerfReport.Warmup warmup = new PerfReport.Warmup(sent, (System.nanoTime() - startedAt) / 1e9, shares, quiet,
+                new PerfReport.Delivery(sent, received, missing, duplicated, corrupted));
+        console.warmup(warmup);
+        return warmup;
+    }
+
+    /** One pass through the case: from its queue on the local broker to its queue on the remote one (no bridge: the same queue). */
+    private Pass pass(PerfCase perfCase, int count, boolean persistent, double rate, String phase) throws Exception {
+        String receiveUrl = perfCase instanceof PerfCase.NoBridgeCase ? localUrl : remoteUrl;
+        return load.run(localUrl, perfCase.inQueue(), receiveUrl, perfCase.outQueue(), count, persistent, rate, phase);
+    }
+
+    private ChildProcess start(String name, Path log, List<String> command) throws IOException {
+        ChildProcess process = ChildProcess.start(name, command, log);
+        synchronized (this) {
+            started.add(process);
+        }
+        return process;
+    }
+
+    private synchronized void stopAll() {
+        // The adapter first, so that it drains into brokers that are still there.
+        for (int i = started.size() - 1; i >= 0; i--) {
+            started.get(i).close();
+        }
+        started.clear();
+    }
+}

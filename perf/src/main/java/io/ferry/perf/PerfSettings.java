@@ -1,0 +1,25 @@
+package io.ferry.perf;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What one `ferry perf` invocation measures; validated by the command before anything starts.
+ *
+ * @param warmup          the least warm-up of each case, in messages; 0 for none
+ * @param warmupMax       the most: the warm-up goes on past {@code warmup} while the JVMs' compilers are busy
+ * @param batchLinger     Ferry's batch-linger; null for the adapter's default
+ * @param delivery        persistent (true), non-persistent (false), or both in that order: every case runs in each
+ * @param latencyRate     msg/s of the fixed-rate latency pass each case gets after its warm-up; 0 for none
+ * @param latencyMessages messages in that pass
+ */
+public record PerfSettings(int messages, int size, int warmup, int warmupMax, int runs, List<PerfCase> cases, int poolSize, int batchSize,
+                    Duration batchLinger,
+                    List<Boolean> delivery, double rate, double latencyRate, int latencyMessages, int senderThreads,
+                    Path configDir, Path outputRoot) {
+
+    static String deliveryName(boolean persistent) {
+        return persistent ? "persistent" : "non-persistent";
+    }
+}

@@ -1,0 +1,162 @@
+package io.ferry.perf;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+import io.ferry.core.ProfilingTags;
+import io.ferry.perf.PerfCase.FerryCase;
+import io.ferry.perf.PerfReport.AdapterCosts;
+import io.ferry.perf.PerfReport.CaseRun;
+import io.ferry.perf.PerfReport.CaseSummary;
+import io.ferry.perf.PerfReport.CpuPerMessage;
+import io.ferry.perf.PerfReport.CpuUse;
+import io.ferry.perf.PerfReport.EventsCost;
+import io.ferry.perf.PerfReport.Latency;
+import io.ferry.perf.PerfReport.Pass;
+import io.ferry.perf.PerfReport.Ratios;
+import io.ferry.perf.PerfReport.Throughput;
+import io.ferry.profiling.StatisticsJson;
+
+/** Turns the cases' runs into medians, spread, ratios, the adapter's overhead and what events cost. */
+final class PerfSummary {
+
+    /** The broker setting every figure depends on most (config/*-broker.xml), reported with them. */
+    static final String JOURNAL_BUFFER_TIMEOUT = "200 us";
+
+    private PerfSummary() {
+    }
+
+    static PerfReport report(PerfSettings settings, List<CaseRun> runs, String workflowId) {
+        List<CaseSummary> summaries = new ArrayList<>();
+        for (boolean persistent : settings.delivery()) {
+            String delivery = PerfSettings.deliveryName(persistent);
+            Double noBridge = medianThroughput(runs, PerfCase.NO_BRIDGE_NAME, delivery);
+            Double coreBridge = medianThroughput(runs, PerfCase.CORE_BRIDGE_NAME, delivery);
+            for (PerfCase perfCase : settings.cases()) {
+                List<CaseRun> caseRuns = runs.stream().filter(r -> r.name().equals(perfCase.name()) && r.delivery().equals(delivery)).toList();
+                if (!caseRuns.isEmpty()) {
+                    summaries.add(summarize(perfCase, delivery, caseRuns, noBridge, coreBridge, workflowId));
+                }
+            }
+        }
+        boolean clean = runs.stream().allMatch(r -> r.measured().delivery().clean() && (r.fixedRate() == null || r.fixedRate().delivery().clean())
+                && r.warmup().delivery().clean());
+        PerfReport.Settings reported = new PerfReport.Settings(settings.messages(), settings.size(), settings.warmup(),
+                settings.warmupMax(), settings.runs(), settings.delivery().stream().map(PerfSettings::deliveryName).toList(), settings.rate(),
+                settings.latencyRate(), settings.latencyMessages(), settings.poolSize(), settings.batchSize(), JOURNAL_BUFFER_TIMEOUT,
+                Runtime.getRuntime().availableProcessors(), Instant.now().toString());
+        return new PerfReport(reported, runs, summaries, eventsCosts(settings, summaries), clean);
+    }
+
+    private static Double medianThroughput(List<CaseRun> runs, String name, String delivery) {
+        List<Double> throughputs = runs.stream().filter(r -> r.name().equals(name) && r.delivery().equals(delivery))
+                .map(r -> r.measured().throughput()).toList();
+        return throughputs.isEmpty() ? null : median(throughputs);
+    }
+
+    private static CaseSummary summarize(PerfCase perfCase, String delivery, List<CaseRun> runs, Double noBridge, Double coreBridge,
+                                         String workflowId) {
+        List<Double> throughputs = runs.stream().map(r -> r.measured().throughput()).sorted().toList();
+        double median = median(throughputs);
+        Throughput throughput = new Throughput(median, throughputs.get(0), throughputs.get(throughputs.size() - 1));
+        List<Pass> fixedRate = runs.stream().map(CaseRun::fixedRate).filter(p -> p != null).toList();
+        Ratios ratios = new Ratios(noBridge == null ? null : median / noBridge, coreBridge == null ? null : median / coreBridge);
+        AdapterCosts adapter = perfCase instanceof FerryCase ferry ? adapterCosts(ferry, runs, workflowId) : null;
+        return new CaseSummary(perfCase.name(), perfCase.kind(), delivery, throughput,
+                medianLatency(runs.stream().map(CaseRun::measured).toList()), fixedRate.isEmpty() ? null : medianLatency(fixedRate),
+                ratios, adapter, cpuPerMessage(runs),
+                runs.stream().mapToLong(r -> r.measured().delivery().missing() + (r.fixedRate() == null ? 0 : r.fixedRate().delivery().missing())).sum(),
+                runs.stream().mapToLong(r -> r.measured().delivery().duplicated()
+                        + (r.fixedRate() == null ? 0 : r.fixedRate().delivery().duplicated())).sum());
+    }
+
+    private static Latency medianLatency(List<Pass> passes) {
+        return new Latency(median(passes, p -> p.latency().p50Ms()), median(passes, p -> p.latency().p90Ms()),
+                median(passes, p -> p.latency().p99Ms()), median(passes, p -> p.latency().p999Ms()), median(passes, p -> p.latency().maxMs()));
+    }
+
+    private static AdapterCosts adapterCosts(FerryCase ferry, List<CaseRun> runs, String workflowId) {
+        String workflowTag = ferry.workflow().tag(workflowId);
+        String eventTag = ferry.workflow().eventTag();
+        double workflow = median(runs, r -> tag(r, workflowTag).meanUs());
+        double produce = median(runs, r -> tag(r, ProfilingTags.PRODUCE).meanUs());
+        return new AdapterCosts(workflow, produce, workflow - produce,
+                median(runs, r -> tag(r, workflowTag).p50Us() - tag(r, ProfilingTags.PRODUCE).p50Us()),
+                median(runs, r -> tag(r, eventTag).meanUs()),
+                median(runs, r -> r.bridge() == null ? 0 : r.bridge().cpuCores()));
+    }
+
+    private static CpuPerMessage cpuPerMessage(List<CaseRun> runs) {
+        return new CpuPerMessage(cpuPerMessage(runs, CpuUse.LOCAL_BROKER), cpuPerMessage(runs, CpuUse.REMOTE_BROKER),
+                cpuPerMessage(runs, CpuUse.BRIDGE), cpuPerMessage(runs, CpuUse.LOAD_GENERATOR), cpuPerMessage(runs, null),
+                median(runs, PerfSummary::jitShare));
+    }
+
+    /** Median CPU per measured message, in us, of one process ({@code null}: all of them together); null where none was measured. */
+    private static Double cpuPerMessage(List<CaseRun> runs, String process) {
+        List<Double> perMessage = new ArrayList<>();
+        for (CaseRun run : runs) {
+            List<CpuUse> used = run.cpu().stream().filter(c -> process == null || c.process().equals(process)).toList();
+            if (!used.isEmpty()) {
+                perMessage.add(1000 * used.stream().mapToDouble(CpuUse::cpuMs).sum() / run.measured().delivery().received());
+            }
+        }
+        return perMessage.isEmpty() ? null : median(perMessage);
+    }
+
+    /** The JIT compilers' share of all the case's CPU in the measured pass. */
+    private static double jitShare(CaseRun run) {
+        double cpu = run.cpu().stream().mapToDouble(CpuUse::cpuMs).sum();
+        return cpu == 0 ? 0 : run.cpu().stream().mapToDouble(CpuUse::jitMs).sum() / cpu;
+    }
+
+    private static StatisticsJson.TagFigures tag(CaseRun run, String tag) {
+        return run.adapter().statistics().tags().stream().filter(t -> t.tag().equals(tag)).findFirst()
+                .orElse(new StatisticsJson.TagFigures(tag, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    }
+
+    /** What lifecycle events cost: each Ferry case with events on against the same case with events off, per delivery mode. */
+    private static List<EventsCost> eventsCosts(PerfSettings settings, List<CaseSummary> summaries) {
+        List<EventsCost> costs = new ArrayList<>();
+        for (PerfCase perfCase : settings.cases()) {
+            if (!(perfCase instanceof FerryCase on) || !on.sendEvents()) {
+                continue;
+            }
+            String offName = on.withEvents(false).name();
+            for (CaseSummary onSummary : summaries) {
+                if (!onSummary.name().equals(on.name())) {
+                    continue;
+                }
+                summaries.stream().filter(s -> s.name().equals(offName) && s.delivery().equals(onSummary.delivery())).findFirst()
+                        .ifPresent(off -> costs.add(eventsCost(on, onSummary, off)));
+            }
+        }
+        return costs;
+    }
+
+    private static EventsCost eventsCost(FerryCase on, CaseSummary onSummary, CaseSummary off) {
+        AdapterCosts with = onSummary.adapter();
+        AdapterCosts without = off.adapter();
+        double workflowUs = with.workflowMeanUs() - without.workflowMeanUs();
+        // The workflow time includes the produce, whose variance can hide the events' own cost:
+        // the adapter's overhead (workflow - produce) on against off isolates it.
+        return new EventsCost(on.name().replace("-events-on", ""), onSummary.delivery(), workflowUs,
+                with.overheadMeanUs() - without.overheadMeanUs(), with.workflowMeanUs() == 0 ? 0 : workflowUs / with.workflowMeanUs(),
+                off.throughput().median() == 0 ? 0 : onSummary.throughput().median() / off.throughput().median());
+    }
+
+    private static <T> double median(List<T> items, ToDoubleFunction<T> figure) {
+        return median(items.stream().map(figure::applyAsDouble).toList());
+    }
+
+    static double median(List<Double> values) {
+        if (values.isEmpty()) {
+            return 0;
+        }
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+}

@@ -1,0 +1,45 @@
+package io.ferry.report;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+
+/**
+ * An HTML report that opens offline, from a file, anywhere: a page template from the class path
+ * gets Chart.js (from its WebJar) in place of its comment marker CHART_JS and the report's JSON in
+ * place of REPORT_JSON (each written as a JavaScript block comment).
+ */
+public final class OfflineHtml {
+
+    private OfflineHtml() {
+    }
+
+    /** The page of the template resource (e.g. {@code /perf/report.html}) with Chart.js and the JSON inlined. */
+    public static String page(String template, String json) throws IOException {
+        return resource(template)
+                .replace("/*CHART_JS*/", chartJs())
+                // Inside a <script>, "</" would end the script early.
+                .replace("/*REPORT_JSON*/", json.replace("</", "<\\/"));
+    }
+
+    private static String chartJs() throws IOException {
+        Properties webjars = new Properties();
+        try (InputStream in = OfflineHtml.class.getResourceAsStream("/report/webjars.properties")) {
+            if (in == null) {
+                throw new IOException("missing resource /report/webjars.properties");
+            }
+            webjars.load(in);
+        }
+        return resource("/" + webjars.getProperty("chartjs"));
+    }
+
+    private static String resource(String name) throws IOException {
+        try (InputStream in = OfflineHtml.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IOException("missing resource " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.ferry.runtime;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.Banner;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Import;
+
+import io.ferry.runtime.channel.FerryChannels;
+import io.ferry.runtime.config.FerryProperties;
+import io.ferry.runtime.management.ManagementConfiguration;
+
+/** The Spring Boot application behind {@code ferry run}: it runs the configured channels and serves the management port. */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@Import(ManagementConfiguration.class)
+public class FerryApplication {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FerryApplication.class);
+
+    // The channels are built before the context starts (see FerryRun) and registered into it,
+    // so that the context starts and stops them.
+
+    /**
+     * The Spring Boot application that runs built channels, with the management port of
+     * {@code ferry.management} (none for port -1). The config file's spring.* keys apply too.
+     */
+    public static SpringApplication of(FerryChannels channels, Path config) {
+        FerryProperties.Management management = channels.properties().management();
+        SpringApplication application = new SpringApplication(FerryApplication.class);
+        application.setBannerMode(Banner.Mode.OFF);
+        application.setWebApplicationType(management.enabled() ? WebApplicationType.SERVLET : WebApplicationType.NONE);
+        application.setLogStartupInfo(false);
+        Map<String, Object> defaults = new HashMap<>(ManagementConfiguration.bootProperties(management));
+        // The file's spring.*, server.* and management.* keys apply too; the ferry section was bound above.
+        defaults.put("spring.config.additional-location", "optional:file:" + config.toAbsolutePath());
+        application.setDefaultProperties(defaults);
+        application.addInitializers(context -> context.getBeanFactory().registerSingleton("ferryChannels", channels));
+        if (!management.enabled()) {
+            LOG.info("management: off (ferry.management.port is -1)");
+        }
+        return application;
+    }
+}

@@ -1,0 +1,87 @@
+package io.ferry.runtime;
+
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+import org.slf4j.bridge.SLF4JBridgeHandler;
+import org.springframework.boot.logging.LoggingSystem;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.core.SpringProperties;
+
+import io.ferry.process.ReadySignal;
+import io.ferry.profiling.TimingRegistry;
+import io.ferry.runtime.channel.FerryChannels;
+import io.ferry.runtime.config.ConfigException;
+import io.ferry.runtime.config.FerryConfigLoader;
+import io.ferry.runtime.config.FerryProperties;
+
+/** {@code ferry run}: the bridge of a configuration file, until SIGTERM; then the perf4j table. */
+public final class FerryRun {
+
+    public static final int EXIT_STOPPED = 0;
+    public static final int EXIT_NOT_STARTED = 1;
+    public static final int EXIT_BAD_CONFIG = 2;
+    /** Spring's spring.context.exit value (any case) for a start that ends once the application is built. */
+    private static final String TRAINING = "onRefresh";
+
+    private FerryRun() {
+    }
+
+    /**
+     * Runs the channels of {@code config} until the process is told to stop, then prints their statistics
+     * (and writes them to {@code statisticsFile} unless it is null). Returns the process's exit code.
+     */
+    public static int run(Path config, Path statisticsFile) throws InterruptedException {
+        FerryChannels channels;
+        try {
+            FerryProperties properties = new FerryConfigLoader().load(config);
+            channels = new FerryChannels(properties, config, TimingRegistry.global(), System.out);
+        } catch (ConfigException e) {
+            System.err.println("ferry run: " + e.getMessage());
+            return EXIT_BAD_CONFIG;
+        }
+        channels.writeStatisticsOnStop(statisticsFile);
+        // Spring Boot would silence and reconfigure logging while the channels already log: logback
+        // keeps the configuration of its logback.xml instead, and java.util.logging (Tomcat's) goes to it.
+        System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
+        SLF4JBridgeHandler.removeHandlersForRootLogger();
+        SLF4JBridgeHandler.install();
+        // The bridge does not wait for its management port: the channels start first, and the
+        // application (the management port) starts beside them and stops them when it closes. Until it
+        // is up, a hook of our own drains them on SIGTERM. A training start, which ends once the
+        // application is built (how the launcher makes its class-data archive), connects to nothing.
+        Thread drainOnSigterm = new Thread(channels::stop, "ferry-shutdown");
+        if (!TRAINING.equalsIgnoreCase(SpringProperties.getProperty("spring.context.exit"))) {
+            try {
+                Runtime.getRuntime().addShutdownHook(drainOnSigterm);
+            } catch (IllegalStateException shuttingDown) {
+                return EXIT_STOPPED; // stopped before it started
+            }
+            channels.start();
+            ReadySignal.announce(ReadySignal.Part.CHANNELS, Integer.toString(channels.all().size()));
+        }
+        ConfigurableApplicationContext context;
+        try {
+            context = FerryApplication.of(channels, config).run();
+        } catch (RuntimeException e) {
+            // Spring Boot has printed why (its failure report); no stack trace beside it.
+            channels.stop();
+            System.err.println("ferry run: the management application did not start (see above); the channels were drained and stopped");
+            return EXIT_NOT_STARTED;
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(drainOnSigterm);
+        } catch (IllegalStateException shuttingDown) {
+            // Both hooks run; the channels stop once.
+        }
+        CountDownLatch closed = new CountDownLatch(1);
+        context.addApplicationListener(event -> {
+            if (event instanceof ContextClosedEvent) {
+                closed.countDown();
+            }
+        });
+        closed.await();
+        return EXIT_STOPPED;
+    }
+}

@@ -1,0 +1,126 @@
+package io.ferry.runtime.channel;
+
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.ferry.core.jms.JmsEndpoints;
+import io.ferry.core.jms.SharedConnection;
+import io.ferry.runtime.config.FerryProperties;
+import io.ferry.workflow.AbstractWorkflow;
+
+/**
+ * One configured channel, which can be stopped and started again on its own. Its connections
+ * live as long as the channel; a workflow runs once, so each start after a stop builds a fresh one
+ * (services included), and the channel keeps the counts of the ones before.
+ */
+public final class FerryChannel {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FerryChannel.class);
+
+    private final FerryProperties.Channel config;
+    private final JmsEndpoints endpoints;
+    private final Supplier<AbstractWorkflow> workflows;
+    /** Guards the swap of workflows against readers of the counts (not held while draining). */
+    private final Object counts = new Object();
+    private volatile AbstractWorkflow workflow;
+    private boolean workflowUsed;
+    private volatile boolean running;
+    private long deliveredBefore;
+    private long rejectedBefore;
+
+    /** Builds the first workflow at once, so a bad service setting stops start-up. */
+    FerryChannel(FerryProperties.Channel config, JmsEndpoints endpoints, Supplier<AbstractWorkflow> workflows) {
+        this.config = config;
+        this.endpoints = endpoints;
+        this.workflows = workflows;
+        this.workflow = workflows.get();
+    }
+
+    public String id() {
+        return config.id();
+    }
+
+    public FerryProperties.Channel config() {
+        return config;
+    }
+
+    public boolean running() {
+        return running;
+    }
+
+    public boolean sendsEvents() {
+        return config.workflow().sendEvents();
+    }
+
+    /** The consume side's connection state. */
+    public SharedConnection.State localState() {
+        return endpoints.source().state();
+    }
+
+    /** The produce side's connection state. */
+    public SharedConnection.State remoteState() {
+        return endpoints.target().state();
+    }
+
+    public long localReconnects() {
+        return endpoints.source().reconnects();
+    }
+
+    public long remoteReconnects() {
+        return endpoints.target().reconnects();
+    }
+
+    /** Messages committed on the target and acknowledged on the source, since the adapter started. */
+    public long delivered() {
+        synchronized (counts) {
+            return deliveredBefore + workflow.counts().delivered();
+        }
+    }
+
+    /** Messages moved to the error destination, since the adapter started. */
+    public long rejected() {
+        synchronized (counts) {
+            return rejectedBefore + workflow.counts().rejected();
+        }
+    }
+
+    public int workers() {
+        return workflow.workerCount();
+    }
+
+    public int busyWorkers() {
+        return running ? workflow.busyWorkers() : 0;
+    }
+
+    synchronized void start() {
+        if (running) {
+            return;
+        }
+        if (workflowUsed) {
+            AbstractWorkflow fresh = workflows.get();
+            synchronized (counts) {
+                deliveredBefore += workflow.counts().delivered();
+                rejectedBefore += workflow.counts().rejected();
+                workflow = fresh;
+            }
+        }
+        workflowUsed = true;
+        workflow.start();
+        running = true;
+        LOG.info("channel {} started: {} {} -> {} {}", config.id(), config.consume().connection(),
+                config.consume().describe(), config.produce().connection(), config.produce().describe());
+    }
+
+    /** Drains in-flight messages (within the workflow's drain timeout), then closes the connections. */
+    synchronized void stop() {
+        if (!running) {
+            return;
+        }
+        workflow.stop(config.workflow().drainTimeout());
+        endpoints.close();
+        running = false;
+        LOG.info("channel {} stopped", config.id());
+    }
+}

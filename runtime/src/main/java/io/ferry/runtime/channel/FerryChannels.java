@@ -1,0 +1,229 @@
+package io.ferry.runtime.channel;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+import io.ferry.api.Service;
+import io.ferry.core.Backoff;
+import io.ferry.core.event.LifecycleEventPublisher;
+import io.ferry.core.event.LifecycleEventSink;
+import io.ferry.core.jms.ConnectionSettings;
+import io.ferry.core.jms.JmsDestination;
+import io.ferry.core.jms.JmsEndpoints;
+import io.ferry.profiling.PerfTableFormatter;
+import io.ferry.profiling.StatisticsFile;
+import io.ferry.profiling.StatisticsSnapshot;
+import io.ferry.profiling.TimeSlicer;
+import io.ferry.profiling.TimingRegistry;
+import io.ferry.runtime.config.ConfigException;
+import io.ferry.runtime.config.FerryProperties;
+import io.ferry.runtime.config.LoaderPath;
+import io.ferry.workflow.AbstractWorkflow;
+import io.ferry.workflow.PoolingWorkflow;
+import io.ferry.workflow.ServiceFactories;
+import io.ferry.workflow.StandardWorkflow;
+import io.ferry.workflow.WorkflowSettings;
+
+/**
+ * Every configured channel: built (services included) when this is constructed, before anything
+ * connects, so a bad service setting stops start-up with one line; started with the application,
+ * and stopped (draining in-flight messages) when it shuts down, after which the perf4j table and the
+ * microsecond table are printed. Between the two, one channel can be stopped and started on its own.
+ */
+public final class FerryChannels implements SmartLifecycle {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FerryChannels.class);
+
+    private final FerryProperties properties;
+    private final Path configFile;
+    private final TimingRegistry registry;
+    private final PrintStream out;
+    private final Map<String, FerryChannel> channels = new LinkedHashMap<>();
+    private volatile LifecycleEventPublisher events;
+    private TimeSlicer slicer;
+    private Path statisticsFile;
+    private boolean started;
+    /** Stopped as a whole: a later start (the application's, after a shutdown hook drained us) does nothing. */
+    private boolean closed;
+
+    /** @throws ConfigException when a service cannot be made from its settings */
+    public FerryChannels(FerryProperties properties, Path configFile, TimingRegistry registry, PrintStream out) {
+        this.properties = properties;
+        this.configFile = configFile;
+        this.registry = registry;
+        this.out = out;
+        ServiceFactories factories = new ServiceFactories(LoaderPath.servicesClassLoader());
+        for (int i = 0; i < properties.channels().size(); i++) {
+            FerryChannel channel = build(properties.channels().get(i), i, factories);
+            channels.put(channel.id(), channel);
+        }
+    }
+
+    /** For measured runs: write the statistics here on shutdown (null: nowhere). */
+    public void writeStatisticsOnStop(Path statisticsFile) {
+        this.statisticsFile = statisticsFile;
+    }
+
+    public FerryProperties properties() {
+        return properties;
+    }
+
+    public TimingRegistry registry() {
+        return registry;
+    }
+
+    /** Every channel, in the order of the configuration. */
+    public Collection<FerryChannel> all() {
+        return Collections.unmodifiableCollection(channels.values());
+    }
+
+    public Optional<FerryChannel> channel(String id) {
+        return Optional.ofNullable(channels.get(id));
+    }
+
+    /** The events publisher, while the adapter runs and some channel sends events. */
+    public Optional<LifecycleEventPublisher> events() {
+        return Optional.ofNullable(events);
+    }
+
+    /** Starts one stopped channel; the others are not touched. False when the adapter is not running. */
+    public synchronized boolean start(String id) {
+        if (!started) {
+            return false;
+        }
+        channels.get(id).start();
+        return true;
+    }
+
+    /** Stops one channel, draining it as a shutdown does; the others keep running. */
+    public synchronized void stop(String id) {
+        channels.get(id).stop();
+    }
+
+    @Override
+    public synchronized void start() {
+        if (started || closed) {
+            return;
+        }
+        registry.reset();
+        boolean anySendsEvents = properties.channels().stream().anyMatch(c -> c.workflow().sendEvents());
+        if (anySendsEvents) {
+            FerryProperties.Events config = properties.events();
+            events = new LifecycleEventPublisher(connection(config.connection()), new LifecycleEventPublisher.Settings(
+                    config.topic(), config.queueCapacity(), config.batchSize(), config.linger(), Backoff.DEFAULT), registry);
+        }
+        started = true;
+        channels.values().forEach(FerryChannel::start);
+        // Slices are always kept (the management port serves the last one); logging them is optional.
+        PerfTableFormatter table = new PerfTableFormatter();
+        boolean log = properties.profiling().logSlices();
+        slicer = new TimeSlicer(registry, properties.profiling().timeSlice(), slice -> {
+            if (log) {
+                LOG.info("\n{}", table.format(slice));
+            }
+        });
+    }
+
+    private FerryChannel build(FerryProperties.Channel channel, int index, ServiceFactories factories) {
+        JmsEndpoints endpoints = new JmsEndpoints(
+                connection(channel.consume().connection()), source(channel),
+                connection(channel.produce().connection()), target(channel.produce()), channel.errorQueue());
+        Backoff reconnect = reconnect();
+        return new FerryChannel(channel, endpoints, () -> workflow(channel, index, factories, endpoints, reconnect));
+    }
+
+    private AbstractWorkflow workflow(FerryProperties.Channel channel, int index, ServiceFactories factories,
+                                      JmsEndpoints endpoints, Backoff reconnect) {
+        FerryProperties.Workflow config = channel.workflow();
+        List<Service> services = new ArrayList<>();
+        for (int s = 0; s < config.services().size(); s++) {
+            FerryProperties.ServiceDefinition definition = config.services().get(s);
+            try {
+                services.add(factories.create(definition.type(), definition.id(), definition.settings()));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(configFile + ": ferry.channels[" + index + "].workflow.services[" + s + "]: " + e.getMessage());
+            }
+        }
+        String workflowId = config.id() != null ? config.id() : channel.id();
+        WorkflowSettings settings = WorkflowSettings.of(channel.id(), workflowId)
+                .withSendEvents(config.sendEvents()).withMaxAttempts(config.maxAttempts())
+                .withBatch(config.batchSize(), config.batchTime()).withBatchLinger(config.batchLinger())
+                .withReconnect(reconnect);
+        // The publisher starts with the channels; until then there is nothing to publish.
+        LifecycleEventSink sink = event -> events.publish(event);
+        return switch (config.type()) {
+            case STANDARD -> new StandardWorkflow(settings, services, endpoints, sink);
+            case POOLING -> new PoolingWorkflow(settings, config.poolSize(), services, endpoints, sink);
+        };
+    }
+
+    /** A consumed topic is read through a shared subscription: the configured durable one, else a non-durable one named after the channel. */
+    private static JmsDestination source(FerryProperties.Channel channel) {
+        FerryProperties.Endpoint consume = channel.consume();
+        if (!consume.isTopic()) {
+            return JmsDestination.queue(consume.queue());
+        }
+        return consume.subscription() != null
+                ? JmsDestination.durableTopic(consume.topic(), consume.subscription())
+                : JmsDestination.topic(consume.topic(), "ferry-" + channel.id());
+    }
+
+    private static JmsDestination target(FerryProperties.Endpoint produce) {
+        return produce.isTopic() ? JmsDestination.topic(produce.topic(), null) : JmsDestination.queue(produce.queue());
+    }
+
+    private Backoff reconnect() {
+        FerryProperties.Reconnect config = properties.reconnect();
+        try {
+            return new Backoff(config.initialInterval(), config.multiplier(), config.maxInterval(), config.maxAttempts());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(configFile + ": ferry.reconnect: " + e.getMessage());
+        }
+    }
+
+    private ConnectionSettings connection(String name) {
+        FerryProperties.Connection connection = properties.connections().get(name);
+        return new ConnectionSettings(name, connection.url(), connection.user(), connection.password());
+    }
+
+    /** Stops every channel and prints the tables; once, whoever asks first (the application or a shutdown hook), and for good. */
+    @Override
+    public synchronized void stop() {
+        closed = true;
+        if (!started) {
+            return;
+        }
+        if (slicer != null) {
+            slicer.close();
+        }
+        started = false;
+        channels.values().forEach(FerryChannel::stop);
+        if (events != null) {
+            events.close(Duration.ofSeconds(5));
+        }
+        StatisticsSnapshot totals = registry.cumulative();
+        out.println();
+        out.print(StatisticsFile.tables(totals));
+        out.flush();
+        if (statisticsFile != null) {
+            StatisticsFile.write(statisticsFile, totals);
+        }
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return started;
+    }
+}

@@ -1,0 +1,64 @@
+package io.ferry.runtime.management;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+import io.ferry.core.event.LifecycleEventPublisher;
+import io.ferry.core.jms.SharedConnection;
+import io.ferry.runtime.channel.FerryChannel;
+import io.ferry.runtime.channel.FerryChannels;
+
+/**
+ * The {@code channels} health component: one component per channel, UP when both its connections
+ * are connected, DOWN otherwise, OUT_OF_SERVICE when it was stopped on purpose. It only reads the
+ * states the connections and the publisher keep; it never opens a connection itself.
+ */
+final class ChannelHealth {
+
+    private ChannelHealth() {
+    }
+
+    static CompositeHealthContributor of(FerryChannels channels) {
+        Map<String, HealthIndicator> byId = new LinkedHashMap<>();
+        for (FerryChannel channel : channels.all()) {
+            byId.put(channel.id(), () -> health(channel, channels));
+        }
+        return CompositeHealthContributor.fromMap(byId);
+    }
+
+    private static Health health(FerryChannel channel, FerryChannels channels) {
+        boolean running = channel.running();
+        SharedConnection.State local = channel.localState();
+        SharedConnection.State remote = channel.remoteState();
+        Health.Builder health;
+        if (!running) {
+            health = Health.outOfService();
+        } else if (local == SharedConnection.State.CONNECTED && remote == SharedConnection.State.CONNECTED) {
+            health = Health.up();
+        } else {
+            health = Health.down();
+        }
+        return health.withDetail("local", local.label())
+                .withDetail("remote", remote.label())
+                .withDetail("events", events(channel, channels))
+                .withDetail("running", running)
+                .build();
+    }
+
+    private static Map<String, Object> events(FerryChannel channel, FerryChannels channels) {
+        Map<String, Object> events = new LinkedHashMap<>();
+        LifecycleEventPublisher publisher = channels.events().orElse(null);
+        if (!channel.sendsEvents() || publisher == null) {
+            events.put("state", "off");
+            return events;
+        }
+        events.put("state", publisher.available() ? "available" : "unavailable");
+        events.put("queued", publisher.queued());
+        events.put("dropped", publisher.droppedTotal());
+        return events;
+    }
+}

@@ -1,0 +1,174 @@
+package io.ferry.runtime.management;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A client of an adapter's management port (Spring Boot Actuator under {@code /actuator}), on the
+ * JDK's HTTP client: what the health check, the perf run and the tests use to talk to a running
+ * adapter. Plain requests answer whatever the adapter answered; the reading methods turn every
+ * failure into a {@link ManagementException} of one line naming the URL and what went wrong.
+ */
+public final class ManagementClient {
+
+    public static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final URI base;
+    private final String authorization;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+
+    /** @param user null for no authentication */
+    public ManagementClient(URI base, String user, String password) {
+        String text = base.toString();
+        this.base = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
+        this.authorization = user == null ? null
+                : "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** An adapter's management port on this machine, without authentication. */
+    public static ManagementClient local(int port) {
+        return new ManagementClient(URI.create("http://127.0.0.1:" + port), null, null);
+    }
+
+    public URI base() {
+        return base;
+    }
+
+    public boolean authenticates() {
+        return authorization != null;
+    }
+
+    /** GET, whatever the status. */
+    public HttpResponse<String> get(String path) {
+        return send(path, request(path).GET());
+    }
+
+    /** DELETE, whatever the status. */
+    public HttpResponse<String> delete(String path) {
+        return send(path, request(path).DELETE());
+    }
+
+    /** POST of a JSON body, whatever the status. */
+    public HttpResponse<String> postJson(String path, String body) {
+        return send(path, request(path).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    /** A JSON endpoint; {@code acceptUnavailable} takes a 503's body too (health reports DOWN with 503). */
+    public JsonNode json(String path, boolean acceptUnavailable) {
+        return parse(path, get(path), acceptUnavailable);
+    }
+
+    /** A JSON endpoint that may be absent: null on 404. */
+    public JsonNode jsonOrNull(String path) {
+        HttpResponse<String> response = get(path);
+        return response.statusCode() == 404 ? null : parse(path, response, false);
+    }
+
+    /** A text endpoint (the tables, Prometheus); null when it is not there (404). */
+    public String textOrNull(String path) {
+        HttpResponse<String> response = get(path);
+        if (response.statusCode() == 404) {
+            return null;
+        }
+        if (response.statusCode() / 100 != 2) {
+            throw unexpected(path, response);
+        }
+        return response.body();
+    }
+
+    /** A request that must succeed (2xx); its body. */
+    public String require(HttpResponse<String> response, String path) {
+        if (response.statusCode() / 100 != 2) {
+            throw unexpected(path, response);
+        }
+        return response.body();
+    }
+
+    /** Any answer's body as JSON (a test reads a 503's or a 400's this way). */
+    public static JsonNode read(HttpResponse<String> response) {
+        return JSON.readTree(response.body());
+    }
+
+    private JsonNode parse(String path, HttpResponse<String> response, boolean acceptUnavailable) {
+        int status = response.statusCode();
+        if (status != 200 && !(acceptUnavailable && status == 503)) {
+            throw unexpected(path, response);
+        }
+        try {
+            JsonNode node = JSON.readTree(response.body());
+            if (node == null || !node.isObject()) {
+                throw notFerry(path, "its answer is not a JSON object");
+            }
+            return node;
+        } catch (JacksonException e) {
+            throw notFerry(path, "its answer is not JSON");
+        }
+    }
+
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(base.getPath() + path)).timeout(TIMEOUT);
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        return request;
+    }
+
+    private HttpResponse<String> send(String path, HttpRequest.Builder request) {
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (HttpConnectTimeoutException e) {
+            throw unreachable("no answer within " + TIMEOUT.toSeconds() + " s");
+        } catch (HttpTimeoutException e) {
+            throw unreachable(base + path + " gave no answer within " + TIMEOUT.toSeconds() + " s");
+        } catch (ConnectException e) {
+            throw unreachable("connection refused (is the adapter running, with ferry.management.port set to this port?)");
+        } catch (IOException e) {
+            throw unreachable(e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
+        } catch (IllegalArgumentException e) {
+            throw new ManagementException(ManagementException.Kind.BAD_URL, base + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw unreachable("interrupted");
+        }
+    }
+
+    private ManagementException unexpected(String path, HttpResponse<String> response) {
+        int status = response.statusCode();
+        if (status == 401) {
+            return new ManagementException(ManagementException.Kind.UNAUTHORIZED, base + ": 401 Unauthorized: "
+                    + (authorization == null ? "the adapter wants a user and password" : "the adapter refused this user and password"));
+        }
+        if (status == 403) {
+            return new ManagementException(ManagementException.Kind.UNREACHABLE, base + path + ": 403 Forbidden");
+        }
+        if (status == 404) {
+            return notFerry(path, "it answers 404 Not Found");
+        }
+        return new ManagementException(ManagementException.Kind.UNREACHABLE, base + path + ": HTTP " + status);
+    }
+
+    /** The answer at {@code path} is not what a Ferry management port gives. */
+    public ManagementException notFerry(String path, String why) {
+        return new ManagementException(ManagementException.Kind.NOT_FERRY, base + path
+                + ": not a Ferry management endpoint (" + why + "); give the adapter's management URL, e.g. http://127.0.0.1:8091");
+    }
+
+    private ManagementException unreachable(String why) {
+        return new ManagementException(ManagementException.Kind.UNREACHABLE, "cannot reach " + base + ": " + why);
+    }
+}
