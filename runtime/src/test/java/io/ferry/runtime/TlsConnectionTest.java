@@ -113,8 +113,8 @@ class TlsConnectionTest {
     /** config/local-broker.xml with its acceptor switched to TLS with the given keystore. */
     private Path tlsBrokerXml(Path keyStore) throws IOException {
         String xml = Files.readString(ProjectDirectory.config("local-broker.xml"));
-        String tls = xml.replaceFirst("\\?protocols=CORE</acceptor>",
-                "?protocols=CORE;sslEnabled=true;keyStorePath=" + keyStore + ";keyStorePassword=" + PASSWORD + "</acceptor>");
+        String tls = xml.replaceFirst("\\?protocols=CORE,AMQP</acceptor>",
+                "?protocols=CORE,AMQP;sslEnabled=true;keyStorePath=" + keyStore + ";keyStorePassword=" + PASSWORD + "</acceptor>");
         assertThat(tls).as("the acceptor of local-broker.xml").isNotEqualTo(xml);
         Path file = dir.resolve("tls-broker.xml");
         Files.writeString(file, tls);
