@@ -30,6 +30,14 @@ public interface Consumer extends AutoCloseable {
      */
     FerryMessage receivePrefetched() throws ConsumeException, UntranslatableMessageException;
 
+    /**
+     * Whether the source connection this consumer uses was lost (noticed by the connection itself): some
+     * clients answer a receive on a lost connection with no message rather than a failure.
+     */
+    default boolean connectionLost() {
+        return false;
+    }
+
     /** Acknowledges every message this consumer handed out since the last acknowledge or recover. */
     void acknowledge() throws ConsumeException;
 

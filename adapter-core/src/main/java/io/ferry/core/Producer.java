@@ -8,7 +8,13 @@ import io.ferry.api.FerryMessage;
  */
 public interface Producer extends AutoCloseable {
 
-    void produce(FerryMessage message) throws ProduceException;
+    /**
+     * Sends the message, within the current transaction where the target takes them.
+     *
+     * @throws ProduceException when the target cannot be reached (the message is not at fault)
+     * @throws MessageRejectedException when the target's client cannot carry this message (a property's name or type)
+     */
+    void produce(FerryMessage message) throws ProduceException, MessageRejectedException;
 
     /** Makes everything produced since the last commit durable on the target. */
     void commit() throws ProduceException;

@@ -7,7 +7,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
-import io.ferry.core.jms.ConnectionSettings;
+import io.ferry.core.provider.ConnectionSettings;
 
 class SettingsTest {
 

@@ -29,7 +29,7 @@ import io.ferry.api.Service;
 import io.ferry.broker.BrokerSettings;
 import io.ferry.broker.EmbeddedBroker;
 import io.ferry.core.event.LifecycleEventPublisher;
-import io.ferry.core.jms.ConnectionSettings;
+import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.jms.JmsEndpoints;
 import io.ferry.profiling.TimingRegistry;
 import io.ferry.workflow.AbstractWorkflow;

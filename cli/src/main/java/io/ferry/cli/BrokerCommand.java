@@ -10,48 +10,92 @@ import picocli.CommandLine.Option;
 
 import io.ferry.broker.BrokerSettings;
 import io.ferry.broker.BrokerStartException;
+import io.ferry.broker.ClassicBroker;
+import io.ferry.broker.ClassicBrokerSettings;
 import io.ferry.broker.EmbeddedBroker;
 import io.ferry.process.ReadySignal;
 
-/** {@code ferry broker --name local|remote}: an embedded Artemis broker until Ctrl-C or SIGTERM. */
+/**
+ * {@code ferry broker --name local|remote [--kind artemis|activemq]}: an embedded Artemis or ActiveMQ
+ * Classic broker until Ctrl-C or SIGTERM.
+ */
 @Command(name = "broker", mixinStandardHelpOptions = true,
-        description = "Starts an embedded Artemis broker from config/<name>-broker.xml and runs it until Ctrl-C or SIGTERM.")
+        description = "Starts an embedded broker and runs it until Ctrl-C or SIGTERM: Artemis from config/<name>-broker.xml,"
+                + " or with --kind activemq ActiveMQ Classic (OpenWire and AMQP 1.0) from config/activemq-broker.properties.")
 final class BrokerCommand implements Callable<Integer> {
 
     enum Name { LOCAL, REMOTE }
 
-    @Option(names = "--name", required = true, description = "local (port 61616) or remote (port 61617)")
+    enum Kind { ARTEMIS, ACTIVEMQ }
+
+    @Option(names = "--name", required = true,
+            description = "local or remote: the broker's name and data directory, and for Artemis its configuration"
+                    + " (local on port 61616, remote on 61617)")
     Name name;
+
+    @Option(names = "--kind", description = "artemis (default) or activemq (ActiveMQ Classic: OpenWire on 61618, AMQP 1.0 on 5673)")
+    Kind kind = Kind.ARTEMIS;
 
     @Option(names = "--data", description = "data directory (default: target/brokers/<name>)")
     Path data;
 
-    @Option(names = "--config", description = "broker.xml to use (default: config/<name>-broker.xml)")
+    @Option(names = "--config", description = "broker.xml to use (default: config/<name>-broker.xml), "
+            + "or with --kind activemq its properties file (default: config/activemq-broker.properties)")
     Path config;
 
-    @Option(names = "--port", description = "listen on this port instead of the configuration's")
+    @Option(names = "--port", description = "listen on this port instead of the configuration's (activemq: the OpenWire port)")
     Integer port;
+
+    @Option(names = "--amqp-port", description = "activemq only: the AMQP 1.0 port instead of the configuration's, 0 for none")
+    Integer amqpPort;
 
     @Override
     public Integer call() throws InterruptedException {
+        if (kind == Kind.ARTEMIS && amqpPort != null) {
+            System.err.println("ferry broker: --amqp-port is for --kind activemq; Artemis serves AMQP 1.0 on its one port (--port)");
+            return OneLineErrors.EXIT_BAD_INPUT;
+        }
         String brokerName = name.name().toLowerCase(Locale.ROOT);
-        Path brokerXml = config != null ? config : Path.of("config", brokerName + "-broker.xml");
         Path dataDirectory = data != null ? data : Path.of("target", "brokers", brokerName);
-        EmbeddedBroker broker;
+        Running broker;
         try {
-            broker = EmbeddedBroker.start(new BrokerSettings(brokerName, brokerXml, null, port, dataDirectory));
+            broker = kind == Kind.ARTEMIS ? artemis(brokerName, dataDirectory) : activeMq(brokerName, dataDirectory);
         } catch (BrokerStartException | IllegalArgumentException e) {
             System.err.println("ferry broker: " + e.getMessage());
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            broker.close();
+            broker.shutdown().run();
             stopped.countDown();
         }, "ferry-broker-shutdown"));
-        System.out.println("ferry broker " + brokerName + ": listening on " + broker.url() + " (Ctrl-C to stop)");
+        System.out.println("ferry broker " + brokerName + ": " + broker.listening() + " (Ctrl-C to stop)");
         ReadySignal.announce(ReadySignal.Part.BROKER, broker.url());
         stopped.await();
         return 0;
+    }
+
+    /** A started broker as this command sees it: where it listens and how to stop it. */
+    private record Running(String url, String listening, Runnable shutdown) {
+    }
+
+    private Running artemis(String brokerName, Path dataDirectory) {
+        Path brokerXml = config != null ? config : Path.of("config", brokerName + "-broker.xml");
+        EmbeddedBroker broker = EmbeddedBroker.start(new BrokerSettings(brokerName, brokerXml, null, port, dataDirectory));
+        return new Running(broker.url(), "listening on " + broker.url(), broker::close);
+    }
+
+    private Running activeMq(String brokerName, Path dataDirectory) {
+        Path file = config != null ? config : Path.of("config", "activemq-broker.properties");
+        ClassicBrokerSettings settings = ClassicBrokerSettings.load(file, dataDirectory).withName(brokerName);
+        if (port != null) {
+            settings = settings.withOpenWirePort(port);
+        }
+        if (amqpPort != null) {
+            settings = settings.withAmqpPort(amqpPort);
+        }
+        ClassicBroker broker = ClassicBroker.start(settings);
+        String listening = "ActiveMQ Classic listening on " + broker.url() + broker.amqpUrl().map(amqp -> " and " + amqp).orElse("");
+        return new Running(broker.url(), listening, broker::close);
     }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import io.ferry.loadgen.ConsoleProgress;
@@ -26,15 +27,11 @@ import io.ferry.loadgen.SinkSettings;
                 + "then reports missing, duplicated and corrupted messages, latency and throughput.")
 final class LoadgenReceiveCommand implements Callable<Integer> {
 
-    @Option(names = "--url", defaultValue = "tcp://127.0.0.1:61617", description = "Artemis broker URL")
+    @Option(names = "--url", defaultValue = "tcp://127.0.0.1:61617", description = "the broker's URL, in its provider's form")
     String url;
 
-    @Option(names = "--user", description = "user name")
-    String user;
-
-    @Option(names = "--password", defaultValue = "${env:" + LoadgenCommand.PASSWORD_VARIABLE + "}", showDefaultValue = Visibility.NEVER,
-            description = "password (default: the environment variable " + LoadgenCommand.PASSWORD_VARIABLE + ")")
-    String password;
+    @Mixin
+    BrokerOptions broker;
 
     @Option(names = "--queue", defaultValue = "out", description = "queue to receive from")
     String queue;
@@ -57,7 +54,7 @@ final class LoadgenReceiveCommand implements Callable<Integer> {
     public Integer call() {
         SinkSettings settings;
         try {
-            settings = new SinkSettings(url, user, password, queue, expected, idleTimeout, runId);
+            settings = new SinkSettings(broker.settings(url), queue, expected, idleTimeout, runId);
         } catch (IllegalArgumentException e) {
             return LoadgenCommand.fail(LoadgenCommand.EXIT_BAD_INPUT, e.getMessage());
         }

@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import io.ferry.loadgen.ConsoleProgress;
@@ -24,15 +25,11 @@ final class LoadgenSendCommand implements Callable<Integer> {
 
     static final int DEFAULT_SIZE = 3072;
 
-    @Option(names = "--url", defaultValue = "tcp://127.0.0.1:61616", description = "Artemis broker URL")
+    @Option(names = "--url", defaultValue = "tcp://127.0.0.1:61616", description = "the broker's URL, in its provider's form")
     String url;
 
-    @Option(names = "--user", description = "user name")
-    String user;
-
-    @Option(names = "--password", defaultValue = "${env:" + LoadgenCommand.PASSWORD_VARIABLE + "}", showDefaultValue = Visibility.NEVER,
-            description = "password (default: the environment variable " + LoadgenCommand.PASSWORD_VARIABLE + ")")
-    String password;
+    @Mixin
+    BrokerOptions broker;
 
     @Option(names = "--queue", defaultValue = "in", description = "queue to send to")
     String queue;
@@ -112,7 +109,7 @@ final class LoadgenSendCommand implements Callable<Integer> {
         if (persistent && nonPersistent) {
             throw new IllegalArgumentException("choose one of --persistent and --non-persistent");
         }
-        return new SendSettings(url, user, password, queue, threads, messages, content(), type, !nonPersistent,
+        return new SendSettings(broker.settings(url), queue, threads, messages, content(), type, !nonPersistent,
                 ttl.toMillis(), priority, pause, rate, runId);
     }
 

@@ -42,6 +42,7 @@ class ArchitectureTest {
             .layer("api").definedBy(API)
             .layer("core").definedBy(CORE)
             .layer("workflows").definedBy(WORKFLOWS)
+            .layer("providers").definedBy("io.ferry.provider..")
             .layer("broker").definedBy("io.ferry.broker..")
             .layer("loadgen").definedBy("io.ferry.loadgen..")
             .layer("process").definedBy("io.ferry.process..")
@@ -58,9 +59,10 @@ class ArchitectureTest {
             .whereLayer("report").mayOnlyBeAccessedByLayers("perf", "health")
             .whereLayer("runtime").mayOnlyBeAccessedByLayers("perf", "health", "cli")
             .whereLayer("workflows").mayOnlyBeAccessedByLayers("runtime", "perf", "health", "cli")
-            .whereLayer("core").mayOnlyBeAccessedByLayers("workflows", "runtime", "perf", "health", "cli")
-            .whereLayer("api").mayOnlyBeAccessedByLayers("core", "workflows", "runtime", "perf", "health", "cli")
-            .whereLayer("profiling").mayOnlyBeAccessedByLayers("core", "workflows", "runtime", "perf", "health", "cli")
+            .whereLayer("providers").mayNotBeAccessedByAnyLayer()
+            .whereLayer("core").mayOnlyBeAccessedByLayers("providers", "workflows", "loadgen", "runtime", "perf", "health", "peers", "cli")
+            .whereLayer("api").mayOnlyBeAccessedByLayers("core", "providers", "workflows", "loadgen", "runtime", "perf", "health", "cli")
+            .whereLayer("profiling").mayOnlyBeAccessedByLayers("core", "providers", "workflows", "runtime", "perf", "health", "cli")
             .whereLayer("loadgen").mayOnlyBeAccessedByLayers("perf", "cli")
             .whereLayer("broker").mayOnlyBeAccessedByLayers("perf", "cli")
             .whereLayer("process").mayOnlyBeAccessedByLayers("runtime", "perf", "peers", "cli");
@@ -69,6 +71,12 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule coreModulesImportNoSpring = noClasses().that().resideInAnyPackage(PROFILING, API, CORE, WORKFLOWS)
             .should().dependOnClassesThat().resideInAnyPackage("org.springframework..");
+
+    /** The engine speaks jakarta.jms only: every vendor's client is behind a provider (io.ferry.provider). */
+    @ArchTest
+    static final ArchRule engineKnowsNoVendor = noClasses().that().resideInAnyPackage(API, CORE, WORKFLOWS, "io.ferry.runtime..",
+                    "io.ferry.loadgen..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.apache.activemq..", "org.apache.qpid..", "com.rabbitmq..", "com.ibm..");
 
     /** Profiling times any method: it knows nothing of messaging. */
     @ArchTest

@@ -130,6 +130,23 @@ class FerryCommandLineTest {
     }
 
     @Test
+    void anActiveMqBrokerWithAMissingConfigurationSaysSoInOneLine() {
+        Path missing = dir.resolve("none.properties");
+        CommandRun result = run("broker", "--kind", "activemq", "--name", "local", "--config", missing.toString(),
+                "--data", dir.resolve("data").toString());
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.err()).isEqualTo("ferry broker: broker configuration not found: " + missing + System.lineSeparator());
+    }
+
+    @Test
+    void anAmqpPortForArtemisIsRefusedInOneLine() {
+        CommandRun result = run("broker", "--kind", "artemis", "--name", "local", "--amqp-port", "1");
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err().lines()).hasSize(1);
+        assertThat(result.err()).startsWith("ferry broker: --amqp-port is for --kind activemq");
+    }
+
+    @Test
     void anUnknownPeerKindIsAUsageError() {
         assertThat(run("peer", "--kind", "mule").exitCode()).isEqualTo(2);
     }

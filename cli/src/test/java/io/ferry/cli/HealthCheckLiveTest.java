@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.ferry.broker.testing.TestBroker;
+import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.health.HealthReport;
 import io.ferry.loadgen.Content;
 import io.ferry.loadgen.LoadSender;
@@ -78,7 +79,7 @@ class HealthCheckLiveTest {
 
     /** Non-persistent messages at a steady rate (0: as fast as they go), sent in the background. */
     private static CompletableFuture<Void> send(TestBroker broker, String queue, int messages, double rate) {
-        SendSettings settings = new SendSettings(broker.url(), null, null, queue, 2, messages, Content.randomBytes(1024),
+        SendSettings settings = new SendSettings(ConnectionSettings.anonymous("broker", broker.url()), queue, 2, messages, Content.randomBytes(1024),
                 PayloadKind.BYTES, false, 0, SendSettings.DEFAULT_PRIORITY, Duration.ZERO, rate, null);
         return CompletableFuture.runAsync(() -> {
             try {

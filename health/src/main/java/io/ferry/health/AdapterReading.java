@@ -24,7 +24,7 @@ public record AdapterReading(Instant at, StatisticsJson.SnapshotFigures profilin
     }
 
     /** One channel as {@code /actuator/health} shows it (component channels, one component per channel id). */
-    record ChannelState(String id, String status, String local, String remote, Boolean running, Map<String, Object> events) {
+    record ChannelState(String id, String status, String guarantee, String local, String remote, Boolean running, Map<String, Object> events) {
     }
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -48,7 +48,7 @@ public record AdapterReading(Instant at, StatisticsJson.SnapshotFigures profilin
         for (Map.Entry<String, JsonNode> channel : components.properties()) {
             JsonNode details = channel.getValue().path("details");
             JsonNode running = details.path("running");
-            channels.add(new ChannelState(channel.getKey(), channel.getValue().path("status").asString("UNKNOWN"),
+            channels.add(new ChannelState(channel.getKey(), channel.getValue().path("status").asString("UNKNOWN"), text(details.path("guarantee")),
                     text(details.path("local")), text(details.path("remote")),
                     running.isMissingNode() || running.isNull() ? null : running.asBoolean(), events(details.path("events"))));
         }

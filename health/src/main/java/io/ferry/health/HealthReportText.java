@@ -28,6 +28,11 @@ public final class HealthReportText {
                     c.busyMean() == null ? "-" : String.format(Locale.ROOT, "%.2f", c.busyMean()));
         }
         for (ChannelReport c : report.channels()) {
+            if (c.guarantee() != null) {
+                line(out, "  %s delivery: %s", c.id(), c.guarantee());
+            }
+        }
+        for (ChannelReport c : report.channels()) {
             if (c.events() != null) {
                 line(out, "  %s events: %s", c.id(), c.events().entrySet().stream()
                         .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));

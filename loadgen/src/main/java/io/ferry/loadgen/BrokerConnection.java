@@ -4,54 +4,63 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.net.UnknownHostException;
+import java.util.List;
+import java.util.Set;
 
 import jakarta.jms.Connection;
+import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
+import jakarta.jms.Session;
 
-import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import io.ferry.core.provider.BrokerProvider;
+import io.ferry.core.provider.BrokerProviders;
+import io.ferry.core.provider.BrokerUrls;
+import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.InvalidConnectionException;
 
 /**
- * One JMS connection to an Artemis broker, opened with errors a person can act on: a malformed URL
- * is a bad setting ({@link IllegalArgumentException}); a broker that cannot be reached is a
- * {@link LoadException} saying why ("Connection refused", "unknown host ..."), which Artemis's
- * own exception does not.
+ * One JMS connection to a broker, through the provider its settings name (the bridge's own), opened
+ * with errors a person can act on: settings the provider refuses are a bad setting
+ * ({@link IllegalArgumentException}); a broker that cannot be reached is a {@link LoadException}
+ * saying why ("Connection refused", "unknown host ..."), which clients often do not.
  *
- * <p>Artemis's client reconnection stays off (its default): a load run that loses its broker fails
- * and says so rather than stalling.
+ * <p>The client's own reconnection stays off (the provider sees to it): a load run that loses its
+ * broker fails and says so rather than stalling.
  */
 final class BrokerConnection implements AutoCloseable {
 
-    private static final int DEFAULT_PORT = 61616;
     private static final int PROBE_TIMEOUT_MILLIS = 2_000;
+    /** Schemes whose addresses are plain TCP sockets a probe can try. */
+    private static final Set<String> PROBED = Set.of("tcp", "amqp", "nio");
 
-    private final ActiveMQConnectionFactory factory;
     private final Connection connection;
+    private final boolean transacted;
 
-    private BrokerConnection(ActiveMQConnectionFactory factory, Connection connection) {
-        this.factory = factory;
+    private BrokerConnection(Connection connection, boolean transacted) {
         this.connection = connection;
+        this.transacted = transacted;
     }
 
-    static BrokerConnection open(String url, String user, String password) throws LoadException {
-        URI simpleTcp = simpleTcpUrl(url);
-        if (simpleTcp != null) {
-            // Artemis logs a stack trace for an unknown host before failing; find it first.
-            resolve(url, simpleTcp.getHost());
-        }
-        ActiveMQConnectionFactory factory;
+    static BrokerConnection open(ConnectionSettings settings) throws LoadException {
+        BrokerProvider provider;
         try {
-            factory = new ActiveMQConnectionFactory(url, user, password);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("--url is not an Artemis broker URL: '" + url + "'");
+            provider = BrokerProviders.onClassPath().checked(settings);
+        } catch (InvalidConnectionException e) {
+            throw new IllegalArgumentException("--" + e.setting() + ": " + e.getMessage());
         }
+        BrokerUrls.Address probe = probeable(settings);
+        if (probe != null) {
+            // Some clients log a stack trace for an unknown host before failing; find it first.
+            resolve(settings, probe.host());
+        }
+        ConnectionFactory factory = provider.connectionFactory(settings);
         try {
-            return new BrokerConnection(factory, factory.createConnection());
-        } catch (JMSException e) {
-            factory.close();
-            throw new LoadException("cannot connect to " + url + ": " + reason(e, simpleTcp), e);
+            Connection connection = settings.user() == null ? factory.createConnection()
+                    : factory.createConnection(settings.user(), settings.password());
+            return new BrokerConnection(connection, settings.transacted());
+        } catch (JMSException | RuntimeException e) {
+            throw new LoadException("cannot connect to " + settings.maskedUrl() + ": " + reason(e, probe), e);
         }
     }
 
@@ -59,53 +68,61 @@ final class BrokerConnection implements AutoCloseable {
         return connection;
     }
 
-    /** A {@code tcp://host:port} URL without failover lists, or null for anything Artemis must parse itself. */
-    private static URI simpleTcpUrl(String url) {
-        if (!url.startsWith("tcp://")) {
-            return null;
-        }
-        URI uri;
-        try {
-            uri = new URI(url);
-        } catch (URISyntaxException e) {
-            return null;
-        }
-        if (uri.getHost() == null) {
-            throw new IllegalArgumentException("--url has no host and port: '" + url + "' (expected e.g. tcp://127.0.0.1:61616)");
-        }
-        return uri;
+    /**
+     * A session that gathers what it receives into batches: transacted where the broker takes
+     * transactions, acknowledged by hand otherwise ({@link #complete}).
+     */
+    Session batchSession() throws JMSException {
+        return transacted ? connection.createSession(Session.SESSION_TRANSACTED) : connection.createSession(Session.CLIENT_ACKNOWLEDGE);
     }
 
-    private static void resolve(String url, String host) throws LoadException {
+    /** Completes a batch of what a {@link #batchSession()} received: commits it, or acknowledges it. */
+    void complete(Session session, jakarta.jms.Message last) throws JMSException {
+        if (transacted) {
+            session.commit();
+        } else if (last != null) {
+            last.acknowledge();
+        }
+    }
+
+    /** The first address of a URL whose addresses are plain TCP sockets, or null. */
+    private static BrokerUrls.Address probeable(ConnectionSettings settings) {
+        if (settings.url() == null) {
+            return null;
+        }
+        List<BrokerUrls.Address> addresses = BrokerUrls.check(settings.url(), PROBED_AND_OTHERS, false, "tcp://127.0.0.1:61616");
+        BrokerUrls.Address first = addresses.get(0);
+        return PROBED.contains(first.scheme()) && first.port() > 0 ? first : null;
+    }
+
+    private static final Set<String> PROBED_AND_OTHERS = Set.of("tcp", "ssl", "vm", "udp", "jgroups", "amqp", "amqps", "amqpws",
+            "amqpwss", "nio", "nio+ssl", "auto", "auto+ssl", "auto+nio", "auto+nio+ssl");
+
+    private static void resolve(ConnectionSettings settings, String host) throws LoadException {
         try {
             InetAddress.getByName(host);
         } catch (UnknownHostException e) {
-            throw new LoadException("cannot connect to " + url + ": unknown host " + host, e);
+            throw new LoadException("cannot connect to " + settings.maskedUrl() + ": unknown host " + host, e);
         }
     }
 
-    /** Why the connection failed: for a plain TCP URL, what the operating system says when asked directly. */
-    private static String reason(JMSException e, URI simpleTcp) {
-        if (simpleTcp != null) {
-            int port = simpleTcp.getPort() < 0 ? DEFAULT_PORT : simpleTcp.getPort();
+    /** Why the connection failed: for a plain TCP address, what the operating system says when asked directly. */
+    private static String reason(Exception e, BrokerUrls.Address probe) {
+        if (probe != null) {
             try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress(simpleTcp.getHost(), port), PROBE_TIMEOUT_MILLIS);
+                socket.connect(new InetSocketAddress(probe.host(), probe.port()), PROBE_TIMEOUT_MILLIS);
             } catch (IOException probeFailure) {
                 return probeFailure.getMessage();
             }
         }
         // The port answers (or the URL is not plain TCP): the broker itself refused, say what it said.
-        Exception linked = e.getLinkedException();
-        String message = linked != null && linked.getMessage() != null ? linked.getMessage() : e.getMessage();
+        Exception linked = e instanceof JMSException jms ? jms.getLinkedException() : null;
+        String message = linked != null && linked.getMessage() != null ? linked.getMessage() : String.valueOf(e.getMessage());
         return message.lines().findFirst().orElse(message);
     }
 
     @Override
     public void close() throws JMSException {
-        try {
-            connection.close();
-        } finally {
-            factory.close();
-        }
+        connection.close();
     }
 }

@@ -26,7 +26,7 @@ public final class LoadReportJson {
     }
 
     public String send(SendSettings settings, SendReport report) {
-        return write(new SendJson(report.runId(), settings.url(), settings.queue(), settings.threads(), settings.messages(),
+        return write(new SendJson(report.runId(), settings.broker().maskedUrl(), settings.queue(), settings.threads(), settings.messages(),
                 settings.content().toString(), settings.kind(), settings.persistent(), settings.timeToLiveMillis(),
                 settings.priority(), millis(settings.pause().toNanos()), settings.ratePerSecond(), report.sent(),
                 millis(report.elapsed().toNanos()), report.ratePerSecond(), report.sentPerProducer()));
@@ -34,7 +34,7 @@ public final class LoadReportJson {
 
     public String receive(SinkSettings settings, SinkReport report) {
         DeliveryReport delivery = report.delivery();
-        return write(new ReceiveJson(settings.runId(), settings.url(), settings.queue(), delivery.expected(),
+        return write(new ReceiveJson(settings.runId(), settings.broker().maskedUrl(), settings.queue(), delivery.expected(),
                 delivery.received(), delivery.delivered(), delivery.missing(), delivery.duplicated(), delivery.corrupted(),
                 delivery.unexpected(), report.foreign(), delivery.clean(), millis(report.elapsed().toNanos()),
                 report.ratePerSecond(), report.latency()));

@@ -34,19 +34,19 @@ public final class LoadSink {
             throws LoadException {
         long expected = expectedTotal(settings, expectedPerProducer);
         SinkAccounting accounting = new SinkAccounting(settings.runId(), expectedPerProducer);
-        try (BrokerConnection broker = BrokerConnection.open(settings.url(), settings.user(), settings.password());
+        try (BrokerConnection broker = BrokerConnection.open(settings.broker());
              ProgressTicker ticker = new ProgressTicker(PHASE, expected, accounting::runArrivals, progress)) {
-            Session session = broker.connection().createSession(Session.SESSION_TRANSACTED);
+            Session session = broker.batchSession();
             MessageConsumer consumer = session.createConsumer(session.createQueue(settings.queue()));
             broker.connection().start();
-            ArrivalSpan span = receive(session, consumer, accounting, expected, settings.idleTimeout());
+            ArrivalSpan span = receive(broker, session, consumer, accounting, expected, settings.idleTimeout());
             SinkReport report = new SinkReport(accounting.report(expected), LatencySummary.of(accounting.latencyMicros()),
                     accounting.runArrivals(), span.elapsed(), LoadSender.perSecond(accounting.runArrivals(), span.elapsed()),
                     accounting.latencyMicros(), accounting.foreign());
             ticker.finish(report.ratePerSecond());
             return report;
         } catch (JMSException e) {
-            throw new LoadException("receive from queue '" + settings.queue() + "' at " + settings.url() + " failed: "
+            throw new LoadException("receive from queue '" + settings.queue() + "' at " + settings.broker().maskedUrl() + " failed: "
                     + e.getMessage(), e);
         }
     }
@@ -62,19 +62,20 @@ public final class LoadSink {
         return sum;
     }
 
-    private static ArrivalSpan receive(Session session, MessageConsumer consumer, SinkAccounting accounting, long expected,
-                                       Duration idleTimeout) throws JMSException {
+    private static ArrivalSpan receive(BrokerConnection broker, Session session, MessageConsumer consumer, SinkAccounting accounting,
+                                       long expected, Duration idleTimeout) throws JMSException {
         long idleNanos = idleTimeout.toNanos();
         long pollMillis = Math.max(1, Math.min(MAX_POLL_MILLIS, idleTimeout.toMillis()));
         long lastActivity = System.nanoTime();
         ArrivalSpan span = new ArrivalSpan();
         int uncommitted = 0;
+        Message last = null;
         while (expected == 0 || accounting.delivered() < expected) {
             Message message = consumer.receive(pollMillis);
             long now = System.nanoTime();
             if (message == null) {
                 if (uncommitted > 0) {
-                    session.commit();
+                    broker.complete(session, last);
                     uncommitted = 0;
                 }
                 if (now - lastActivity >= idleNanos) {
@@ -83,16 +84,17 @@ public final class LoadSink {
                 continue;
             }
             lastActivity = now;
+            last = message;
             if (accounting.record(message, EpochMicros.now())) {
                 span.arrivalAt(now);
             }
             if (++uncommitted >= COMMIT_BATCH) {
-                session.commit();
+                broker.complete(session, last);
                 uncommitted = 0;
             }
         }
         if (uncommitted > 0) {
-            session.commit();
+            broker.complete(session, last);
         }
         return span;
     }

@@ -50,7 +50,7 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
 
     /** Connects and creates the session and producer; the run starts later, with {@link #start}. */
     static ProducerWorker open(SendSettings settings, int index, List<Payload> payloads) throws LoadException {
-        BrokerConnection connection = BrokerConnection.open(settings.url(), settings.user(), settings.password());
+        BrokerConnection connection = BrokerConnection.open(settings.broker());
         try {
             Session session = connection.connection().createSession(false, Session.AUTO_ACKNOWLEDGE);
             MessageProducer producer = session.createProducer(session.createQueue(settings.queue()));
@@ -60,7 +60,7 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
             return new ProducerWorker(connection, session, producer, settings, index, payloads);
         } catch (JMSException e) {
             closeQuietly(connection);
-            throw new LoadException("cannot create a producer on queue '" + settings.queue() + "' at " + settings.url()
+            throw new LoadException("cannot create a producer on queue '" + settings.queue() + "' at " + settings.broker().maskedUrl()
                     + ": " + e.getMessage(), e);
         }
     }

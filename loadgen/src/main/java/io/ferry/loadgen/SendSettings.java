@@ -4,13 +4,13 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
 
+import io.ferry.core.provider.ConnectionSettings;
+
 /**
  * What a {@link LoadSender} run sends, where, and how fast. Invalid values are refused here, with one
  * line that names the command-line option, so a run never half-starts.
  *
- * @param url              an Artemis core URL, e.g. {@code tcp://127.0.0.1:61616}
- * @param user             user name, or null for none
- * @param password         password, or null for none; never printed
+ * @param broker           the broker, through its provider (artemis, amqp, openwire, rabbitmq, connection-factory); its password is never printed
  * @param queue            the queue to send to
  * @param threads          producers, each with its own thread, connection, session and producer
  * @param messages         messages in all, split across the producers as evenly as they go
@@ -23,14 +23,14 @@ import java.util.UUID;
  * @param ratePerSecond    a target rate for all producers together, 0 for as fast as they go
  * @param runId            tags every message of the run; null for a fresh random one
  */
-public record SendSettings(String url, String user, String password, String queue, int threads, long messages,
+public record SendSettings(ConnectionSettings broker, String queue, int threads, long messages,
                            Content content, PayloadKind kind, boolean persistent, long timeToLiveMillis, int priority,
                            Duration pause, double ratePerSecond, String runId) {
 
     public static final int DEFAULT_PRIORITY = 4;
 
     public SendSettings {
-        requireText(url, "--url");
+        Objects.requireNonNull(broker, "broker");
         requireText(queue, "--queue");
         if (threads < 1) {
             throw new IllegalArgumentException("--threads must be at least 1, got " + threads);
@@ -64,33 +64,33 @@ public record SendSettings(String url, String user, String password, String queu
      * Persistent sends of random bytes at full speed, with priority 4, no time to live and no pause:
      * the usual run, from which the other settings differ by the {@code with...} methods.
      */
-    public static SendSettings of(String url, String queue, int threads, long messages, int size) {
-        return new SendSettings(url, null, null, queue, threads, messages, Content.randomBytes(size), PayloadKind.BYTES,
+    public static SendSettings of(ConnectionSettings broker, String queue, int threads, long messages, int size) {
+        return new SendSettings(broker, queue, threads, messages, Content.randomBytes(size), PayloadKind.BYTES,
                 true, 0, DEFAULT_PRIORITY, Duration.ZERO, 0, null);
     }
 
     public SendSettings withCredentials(String newUser, String newPassword) {
-        return new SendSettings(url, newUser, newPassword, queue, threads, messages, content, kind, persistent,
+        return new SendSettings(broker.withCredentials(newUser, newPassword), queue, threads, messages, content, kind, persistent,
                 timeToLiveMillis, priority, pause, ratePerSecond, runId);
     }
 
     public SendSettings withContent(Content newContent, PayloadKind newKind) {
-        return new SendSettings(url, user, password, queue, threads, messages, newContent, newKind, persistent,
+        return new SendSettings(broker, queue, threads, messages, newContent, newKind, persistent,
                 timeToLiveMillis, priority, pause, ratePerSecond, runId);
     }
 
     public SendSettings withPersistent(boolean newPersistent) {
-        return new SendSettings(url, user, password, queue, threads, messages, content, kind, newPersistent,
+        return new SendSettings(broker, queue, threads, messages, content, kind, newPersistent,
                 timeToLiveMillis, priority, pause, ratePerSecond, runId);
     }
 
     public SendSettings withRate(double newRatePerSecond) {
-        return new SendSettings(url, user, password, queue, threads, messages, content, kind, persistent,
+        return new SendSettings(broker, queue, threads, messages, content, kind, persistent,
                 timeToLiveMillis, priority, pause, newRatePerSecond, runId);
     }
 
     public SendSettings withRunId(String newRunId) {
-        return new SendSettings(url, user, password, queue, threads, messages, content, kind, persistent,
+        return new SendSettings(broker, queue, threads, messages, content, kind, persistent,
                 timeToLiveMillis, priority, pause, ratePerSecond, newRunId);
     }
 
@@ -121,10 +121,10 @@ public record SendSettings(String url, String user, String password, String queu
         }
     }
 
-    /** Masks the password, so settings can be printed and logged. */
+    /** Never prints the password (the broker's settings mask it). */
     @Override
     public String toString() {
-        return "SendSettings[url=" + url + ", user=" + user + ", password=" + (password == null ? null : "****")
+        return "SendSettings[broker=" + broker
                 + ", queue=" + queue + ", threads=" + threads + ", messages=" + messages + ", content=" + content
                 + ", kind=" + kind + ", persistent=" + persistent + ", timeToLiveMillis=" + timeToLiveMillis
                 + ", priority=" + priority + ", pause=" + pause + ", ratePerSecond=" + ratePerSecond + ", runId=" + runId + "]";

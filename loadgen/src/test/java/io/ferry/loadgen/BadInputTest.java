@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.broker.EmbeddedBroker;
+import io.ferry.core.provider.ConnectionSettings;
 
 /** Unusable settings and unreachable brokers fail at once, with one line that says what to fix. */
 class BadInputTest {
@@ -22,27 +23,27 @@ class BadInputTest {
 
     @Test
     void aPayloadSizeOfZeroIsRefused() {
-        assertThatThrownBy(() -> SendSettings.of(URL, "in", 1, 10, 0))
+        assertThatThrownBy(() -> SendSettings.of(ConnectionSettings.anonymous("broker", URL), "in", 1, 10, 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--size must be positive, got 0");
     }
 
     @Test
     void zeroThreadsOrMessagesAreRefused() {
-        assertThatThrownBy(() -> SendSettings.of(URL, "in", 0, 10, 100))
+        assertThatThrownBy(() -> SendSettings.of(ConnectionSettings.anonymous("broker", URL), "in", 0, 10, 100))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--threads must be at least 1, got 0");
-        assertThatThrownBy(() -> SendSettings.of(URL, "in", 1, 0, 100))
+        assertThatThrownBy(() -> SendSettings.of(ConnectionSettings.anonymous("broker", URL), "in", 1, 0, 100))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--messages must be at least 1, got 0");
     }
 
     @Test
     void priorityRateAndQueueAreChecked() {
-        SendSettings valid = SendSettings.of(URL, "in", 1, 10, 100);
-        assertThatThrownBy(() -> new SendSettings(URL, null, null, "in", 1, 10, valid.content(), PayloadKind.BYTES, true, 0,
+        SendSettings valid = SendSettings.of(ConnectionSettings.anonymous("broker", URL), "in", 1, 10, 100);
+        assertThatThrownBy(() -> new SendSettings(ConnectionSettings.anonymous("broker", URL), "in", 1, 10, valid.content(), PayloadKind.BYTES, true, 0,
                 10, Duration.ZERO, 0, null)).hasMessage("--priority must be between 0 and 9, got 10");
         assertThatThrownBy(() -> valid.withRate(-1)).hasMessage("--rate must be 0 (unlimited) or a positive number, got -1.0");
         assertThatThrownBy(() -> valid.withRate(Double.NaN)).hasMessage("--rate must be 0 (unlimited) or a positive number, got NaN");
-        assertThatThrownBy(() -> SendSettings.of(URL, " ", 1, 10, 100)).hasMessage("--queue must not be empty");
-        assertThatThrownBy(() -> new SinkSettings(URL, null, null, "out", 0, Duration.ZERO, null))
+        assertThatThrownBy(() -> SendSettings.of(ConnectionSettings.anonymous("broker", URL), " ", 1, 10, 100)).hasMessage("--queue must not be empty");
+        assertThatThrownBy(() -> new SinkSettings(ConnectionSettings.anonymous("broker", URL), "out", 0, Duration.ZERO, null))
                 .hasMessage("--idle-timeout must be positive, got PT0S");
     }
 
@@ -58,9 +59,9 @@ class BadInputTest {
     @Test
     void anUnreachableBrokerSaysWhy() {
         String url = "tcp://127.0.0.1:" + EmbeddedBroker.freePort();
-        assertThatThrownBy(() -> new LoadSender().run(SendSettings.of(url, "in", 2, 10, 100), ProgressListener.none()))
+        assertThatThrownBy(() -> new LoadSender().run(SendSettings.of(ConnectionSettings.anonymous("broker", url), "in", 2, 10, 100), ProgressListener.none()))
                 .isInstanceOf(LoadException.class).hasMessage("cannot connect to " + url + ": Connection refused");
-        assertThatThrownBy(() -> new LoadSink().run(new SinkSettings(url, null, null, "out", 10, Duration.ofSeconds(1), null),
+        assertThatThrownBy(() -> new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", url), "out", 10, Duration.ofSeconds(1), null),
                 Map.of(), ProgressListener.none()))
                 .isInstanceOf(LoadException.class).hasMessage("cannot connect to " + url + ": Connection refused");
     }
@@ -68,19 +69,19 @@ class BadInputTest {
     @Test
     void anUnknownHostIsNamed() {
         String url = "tcp://no-such-host.invalid:61616";
-        assertThatThrownBy(() -> new LoadSender().run(SendSettings.of(url, "in", 1, 10, 100), ProgressListener.none()))
+        assertThatThrownBy(() -> new LoadSender().run(SendSettings.of(ConnectionSettings.anonymous("broker", url), "in", 1, 10, 100), ProgressListener.none()))
                 .isInstanceOf(LoadException.class).hasMessage("cannot connect to " + url + ": unknown host no-such-host.invalid");
     }
 
     @Test
     void aMalformedUrlIsABadSetting() {
-        assertThatThrownBy(() -> new LoadSender().run(SendSettings.of("nonsense", "in", 1, 10, 100), ProgressListener.none()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("--url is not an Artemis broker URL: 'nonsense'");
+        assertThatThrownBy(() -> new LoadSender().run(SendSettings.of(ConnectionSettings.anonymous("broker", "nonsense"), "in", 1, 10, 100), ProgressListener.none()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--url: 'nonsense' is not a broker URL; write it like tcp://127.0.0.1:61616");
     }
 
     @Test
     void sinkCountsThatDisagreeWithTheExpectedTotalAreRefused() {
-        assertThatThrownBy(() -> new LoadSink().run(new SinkSettings(URL, null, null, "out", 7, Duration.ofSeconds(1), null),
+        assertThatThrownBy(() -> new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", URL), "out", 7, Duration.ofSeconds(1), null),
                 Map.of("r-p0", 5), ProgressListener.none()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--expected is 7 but the producers sent 5");
     }

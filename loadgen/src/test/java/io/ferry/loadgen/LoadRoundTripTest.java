@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.broker.testing.TestBroker;
+import io.ferry.core.provider.ConnectionSettings;
 
 /** The sender and the sink against one real broker: what goes in comes out, counted exactly. */
 class LoadRoundTripTest {
@@ -41,7 +42,7 @@ class LoadRoundTripTest {
     @Test
     void threeProducersSplitTheMessagesExactlyAndAllArriveOnceIntact() throws Exception {
         List<Update> sendUpdates = new CopyOnWriteArrayList<>();
-        SendReport sent = new LoadSender().run(SendSettings.of(broker.url(), "round-trip", 3, 1000, 512),
+        SendReport sent = new LoadSender().run(SendSettings.of(ConnectionSettings.anonymous("broker", broker.url()), "round-trip", 3, 1000, 512),
                 (phase, done, total, rate) -> sendUpdates.add(new Update(phase, done, total, rate)));
 
         assertThat(sent.sentPerProducer()).containsExactly(
@@ -76,7 +77,7 @@ class LoadRoundTripTest {
         Files.write(files.resolve("c.bin"), new byte[] {(byte) 0xff, (byte) 0xfe, 'x'});   // not UTF-8: sent as re-encoded text
         Files.createDirectory(files.resolve("not-a-file"));
 
-        SendSettings settings = SendSettings.of(broker.url(), "files", 2, 31, 1)
+        SendSettings settings = SendSettings.of(ConnectionSettings.anonymous("broker", broker.url()), "files", 2, 31, 1)
                 .withContent(Content.filesFrom(files), PayloadKind.TEXT).withPersistent(false);
         SendReport sent = new LoadSender().run(settings, ProgressListener.none());
         SinkReport received = new LoadSink().run(sinkSettings("files", 31, sent.runId()), Map.of(), ProgressListener.none());
@@ -86,8 +87,8 @@ class LoadRoundTripTest {
 
     @Test
     void aSinkOnOneRunConsumesOtherRunsAsForeign() throws Exception {
-        SendReport other = new LoadSender().run(SendSettings.of(broker.url(), "shared", 1, 5, 64), ProgressListener.none());
-        SendReport mine = new LoadSender().run(SendSettings.of(broker.url(), "shared", 2, 20, 64), ProgressListener.none());
+        SendReport other = new LoadSender().run(SendSettings.of(ConnectionSettings.anonymous("broker", broker.url()), "shared", 1, 5, 64), ProgressListener.none());
+        SendReport mine = new LoadSender().run(SendSettings.of(ConnectionSettings.anonymous("broker", broker.url()), "shared", 2, 20, 64), ProgressListener.none());
 
         SinkReport received = new LoadSink().run(sinkSettings("shared", 20, mine.runId()), mine.sentPerProducer(),
                 ProgressListener.none());
@@ -99,6 +100,6 @@ class LoadRoundTripTest {
     }
 
     private static SinkSettings sinkSettings(String queue, long expected, String runId) {
-        return new SinkSettings(broker.url(), null, null, queue, expected, Duration.ofSeconds(5), runId);
+        return new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), queue, expected, Duration.ofSeconds(5), runId);
     }
 }

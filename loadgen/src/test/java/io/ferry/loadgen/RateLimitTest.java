@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.broker.testing.JmsTestClient;
 import io.ferry.broker.testing.TestBroker;
+import io.ferry.core.provider.ConnectionSettings;
 
 /** A target rate holds, and every message carries its slot in the schedule (for coordinated omission). */
 class RateLimitTest {
@@ -41,7 +42,7 @@ class RateLimitTest {
 
     @Test
     void twoThreadsTogetherHoldTheTargetRateAndStampTheirSlots() throws Exception {
-        SendSettings settings = SendSettings.of(broker.url(), "paced", 2, MESSAGES, 256).withPersistent(false).withRate(RATE);
+        SendSettings settings = SendSettings.of(ConnectionSettings.anonymous("broker", broker.url()), "paced", 2, MESSAGES, 256).withPersistent(false).withRate(RATE);
 
         SendReport report = new LoadSender().run(settings, ProgressListener.none());
 
@@ -67,7 +68,7 @@ class RateLimitTest {
 
     @Test
     void anUnlimitedRunStampsNoSlots() throws Exception {
-        new LoadSender().run(SendSettings.of(broker.url(), "unpaced", 1, 3, 16).withPersistent(false), ProgressListener.none());
+        new LoadSender().run(SendSettings.of(ConnectionSettings.anonymous("broker", broker.url()), "unpaced", 1, 3, 16).withPersistent(false), ProgressListener.none());
 
         try (JmsTestClient client = new JmsTestClient(broker.url())) {
             assertThat(client.drain("unpaced", 500)).hasSize(3).allSatisfy(message -> {

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.broker.testing.JmsTestClient;
 import io.ferry.broker.testing.TestBroker;
+import io.ferry.core.provider.ConnectionSettings;
 
 /** A deliberately bad stream, injected with plain JMS: the sink reports exactly what is wrong with it. */
 class SinkAccountingTest {
@@ -42,7 +43,7 @@ class SinkAccountingTest {
     void duplicateCorruptedMissingUnexpectedAndForeignAreEachCountedExactly() throws Exception {
         injectBadStream("bad-stream");
 
-        SinkReport report = new LoadSink().run(new SinkSettings(broker.url(), null, null, "bad-stream", 5, QUICK_IDLE, RUN),
+        SinkReport report = new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), "bad-stream", 5, QUICK_IDLE, RUN),
                 Map.of(PRODUCER, 5), ProgressListener.none());
 
         // Sequence 0..4: 0, 1, 4 intact; 1 twice; 2 only corrupted; 3 never sent; one from a stranger; one of another run.
@@ -58,7 +59,7 @@ class SinkAccountingTest {
         injectBadStream("learning");
 
         // 5 announced by bad-p0, and 3 more sent by a producer none of whose messages arrived.
-        SinkReport report = new LoadSink().run(new SinkSettings(broker.url(), null, null, "learning", 8, QUICK_IDLE, RUN),
+        SinkReport report = new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), "learning", 8, QUICK_IDLE, RUN),
                 Map.of(), ProgressListener.none());
 
         assertThat(report.delivery()).isEqualTo(new DeliveryReport(8, 6, 3, 5, 1, 1, 1));

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.broker.testing.TestBroker;
+import io.ferry.core.provider.ConnectionSettings;
 
 /** A sink whose broker goes away fails and says so, instead of waiting out its idle timeout and reporting everything missing. */
 class SinkConnectionLossTest {
@@ -25,7 +26,7 @@ class SinkConnectionLossTest {
     @Test
     void aLostBrokerFailsTheRunAtOnce() throws Exception {
         try (TestBroker broker = TestBroker.started("local", dir.resolve("broker"))) {
-            SinkSettings settings = new SinkSettings(broker.url(), null, null, "watched", 10, Duration.ofSeconds(30), null);
+            SinkSettings settings = new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), "watched", 10, Duration.ofSeconds(30), null);
             CompletableFuture<SinkReport> sink = new CompletableFuture<>();
             Thread receiver = new Thread(() -> {
                 try {

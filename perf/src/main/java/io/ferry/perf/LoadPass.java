@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 
+import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.loadgen.ConsoleProgress;
 import io.ferry.loadgen.Content;
 import io.ferry.loadgen.LoadException;
@@ -52,9 +53,9 @@ final class LoadPass {
     Pass run(String sendUrl, String sendQueue, String receiveUrl, String receiveQueue, int count, boolean persistent, double rate,
              String phase) throws Exception {
         String runId = phase.replaceAll("[^a-z0-9]", "").substring(0, 4) + "-" + UUID.randomUUID().toString().substring(0, 8);
-        SendSettings send = new SendSettings(sendUrl, null, null, sendQueue, settings.senderThreads(), count,
+        SendSettings send = new SendSettings(ConnectionSettings.anonymous("broker", sendUrl), sendQueue, settings.senderThreads(), count,
                 Content.randomBytes(settings.size()), PayloadKind.BYTES, persistent, 0, SendSettings.DEFAULT_PRIORITY, Duration.ZERO, rate, runId);
-        SinkSettings receive = new SinkSettings(receiveUrl, null, null, receiveQueue, count, IDLE_TIMEOUT, runId);
+        SinkSettings receive = new SinkSettings(ConnectionSettings.anonymous("broker", receiveUrl), receiveQueue, count, IDLE_TIMEOUT, runId);
         ExecutorService sinkThread = Executors.newSingleThreadExecutor();
         ConsoleProgress progress = new ConsoleProgress(out, out == System.out && System.console() != null);
         try {

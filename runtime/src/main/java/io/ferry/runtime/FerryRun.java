@@ -15,6 +15,7 @@ import io.ferry.runtime.channel.FerryChannels;
 import io.ferry.runtime.config.ConfigException;
 import io.ferry.runtime.config.FerryConfigLoader;
 import io.ferry.runtime.config.FerryProperties;
+import io.ferry.runtime.config.LoaderPath;
 
 /** {@code ferry run}: the bridge of a configuration file, until SIGTERM; then the perf4j table. */
 public final class FerryRun {
@@ -33,6 +34,13 @@ public final class FerryRun {
      * (and writes them to {@code statisticsFile} unless it is null). Returns the process's exit code.
      */
     public static int run(Path config, Path statisticsFile) throws InterruptedException {
+        // Custom services and ConnectionFactory classes may come from the loader path.
+        try {
+            Thread.currentThread().setContextClassLoader(LoaderPath.servicesClassLoader());
+        } catch (ConfigException e) {
+            System.err.println("ferry run: " + e.getMessage());
+            return EXIT_BAD_CONFIG;
+        }
         FerryChannels channels;
         try {
             FerryProperties properties = new FerryConfigLoader().load(config);

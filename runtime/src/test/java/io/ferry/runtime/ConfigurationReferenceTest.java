@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.context.properties.bind.Name;
 
 import io.ferry.broker.testing.ProjectDirectory;
 import io.ferry.runtime.config.FerryProperties;
@@ -59,7 +60,8 @@ class ConfigurationReferenceTest {
         Constructor<?> canonical = record.getDeclaredConstructor(Arrays.stream(components).map(RecordComponent::getType).toArray(Class[]::new));
         for (int i = 0; i < components.length; i++) {
             RecordComponent component = components[i];
-            String key = prefix + "." + kebab(component.getName());
+            Name name = canonical.getParameters()[i].getAnnotation(Name.class);
+            String key = prefix + "." + (name != null ? name.value() : kebab(component.getName()));
             DefaultValue defaultValue = canonical.getParameters()[i].getAnnotation(DefaultValue.class);
             Type type = component.getGenericType();
             Class<?> element = elementRecord(type);

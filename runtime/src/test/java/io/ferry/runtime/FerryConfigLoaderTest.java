@@ -90,7 +90,7 @@ class FerryConfigLoaderTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             unknown connection name | 'produce: {connection: remote, queue: out}' | 'produce: {connection: nowhere, queue: out}' | ferry.channels[0].produce.connection: unknown connection 'nowhere' (known: local, remote)
-            bad URL                 | 'url: "tcp://127.0.0.1:61616"'              | 'url: "http://x"'                           | ferry.connections.local.url: must be an Artemis URL such as tcp://127.0.0.1:61616
+            bad URL                 | 'url: "tcp://127.0.0.1:61616"'              | 'url: "http://x"'                           | ferry.connections.local.url: 'http://x': scheme 'http' is not one of jgroups, ssl, tcp, udp, vm; write it like tcp://127.0.0.1:61616
             missing queue and topic | 'consume: {connection: local, queue: in}'   | 'consume: {connection: local}'               | ferry.channels[0].consume: needs a queue or a topic
             queue and topic         | 'consume: {connection: local, queue: in}'   | 'consume: {connection: local, queue: in, topic: orders}' | ferry.channels[0].consume: set either queue or topic, not both
             produced subscription   | 'produce: {connection: remote, queue: out}' | 'produce: {connection: remote, topic: out, subscription: s}' | ferry.channels[0].produce.subscription: only a consumed topic has a subscription

@@ -150,7 +150,7 @@ final class HandlerPool implements AutoCloseable {
         }
 
         @Override
-        public synchronized void produce(FerryMessage message) throws ProduceException {
+        public synchronized void produce(FerryMessage message) throws ProduceException, MessageRejectedException {
             target.produce(message);
         }
 

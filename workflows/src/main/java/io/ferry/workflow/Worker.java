@@ -100,6 +100,12 @@ final class Worker implements Runnable {
                     pause();
                     continue;
                 }
+                if (consumer.connectionLost()) {
+                    // Some clients answer a receive on a lost connection with no message, not a failure.
+                    closeConsumer();
+                    pause();
+                    continue;
+                }
                 BatchOutcome outcome;
                 try {
                     outcome = moveBatch();

@@ -30,7 +30,7 @@ import io.ferry.broker.testing.JmsTestClient;
 import io.ferry.broker.testing.TestBroker;
 import io.ferry.core.Backoff;
 import io.ferry.core.event.LifecycleEventPublisher;
-import io.ferry.core.jms.ConnectionSettings;
+import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.jms.JmsEndpoints;
 import io.ferry.profiling.TimingRegistry;
 

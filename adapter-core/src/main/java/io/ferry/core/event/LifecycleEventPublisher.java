@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 import io.ferry.api.MessageLifecycleEvent;
 import io.ferry.core.Backoff;
 import io.ferry.core.ProfilingTags;
-import io.ferry.core.jms.ConnectionSettings;
+import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.jms.SharedConnection;
 import io.ferry.profiling.Counter;
 import io.ferry.profiling.TimingRegistry;

@@ -1,6 +1,5 @@
 package io.ferry.core.jms;
 
-import java.lang.reflect.Field;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,69 +11,70 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 
-import org.apache.activemq.artemis.core.client.impl.ClientConsumerInternal;
-import org.apache.activemq.artemis.jms.client.ActiveMQMessageConsumer;
-
 import io.ferry.api.FerryMessage;
 import io.ferry.core.ConsumeException;
 import io.ferry.core.Consumer;
 import io.ferry.core.Rejection;
 import io.ferry.core.UntranslatableMessageException;
+import io.ferry.core.provider.BufferedMessages;
 
 /**
  * Consumes from a queue, or through a topic's shared subscription ({@link JmsDestination}), with a
- * transacted session of its own: acknowledging commits, recovering rolls back. The session belongs to one worker, so a commit covers only what that worker received.
- * A rejected message goes to the error queue in the same transaction as its acknowledgement, so it
- * is never in both places, nor in neither.
+ * session of its own, so an acknowledgement covers only what this worker received. With a broker that
+ * takes transactions the session is transacted: acknowledging commits, recovering rolls back, and a
+ * rejected message goes to the error queue in the same transaction as its acknowledgement, so it is
+ * never in both places, nor in neither. Without transactions (RabbitMQ's AMQP 1.0 plugin, say) the
+ * session acknowledges by hand, after the target has the batch; a crash between the error queue's
+ * send and the acknowledgement may then leave a rejected message in both places.
  *
- * <p>Why not CLIENT_ACKNOWLEDGE: the Artemis client batches such acknowledgements, and a
- * {@code recover()} (or a crash) before a batch is flushed redelivers messages already handled.
+ * <p>Why not CLIENT_ACKNOWLEDGE where transactions exist: the Artemis client batches such
+ * acknowledgements, and a {@code recover()} (or a crash) before a batch is flushed redelivers messages
+ * already handled.
  */
 public final class JmsConsumer implements Consumer {
 
     private static final String DELIVERY_COUNT = "JMSXDeliveryCount";
-    /** The Artemis consumer inside Artemis's JMS one, which has no public accessor for it; null if not found. */
-    private static final Field ARTEMIS_CONSUMER = artemisConsumerField();
 
     private final SharedConnection connection;
     private final JmsDestination source;
     private final String errorQueue;
+    private final boolean transacted;
     private final Session session;
     private final long generation;
     private final MessageConsumer consumer;
-    /**
-     * Artemis's consumer inside the JMS one, whose buffer holds the messages the broker pushed ahead;
-     * null when it cannot be reached or the broker pushes nothing ahead ({@code consumerWindowSize=0}).
-     */
-    private final ClientConsumerInternal artemisConsumer;
+    private final BufferedMessages buffered;
     private final JmsMessageTranslator translator;
+    private final DeliveryAttempts attempts;
     private Message lastReceived;
     private MessageProducer errorProducer;
 
-    JmsConsumer(SharedConnection connection, JmsDestination source, String errorQueue, JmsMessageTranslator translator)
-            throws JMSException {
+    JmsConsumer(SharedConnection connection, JmsDestination source, String errorQueue, JmsMessageTranslator translator,
+                DeliveryAttempts attempts) throws JMSException {
         this.connection = connection;
         this.source = source;
         this.errorQueue = errorQueue;
         this.translator = translator;
-        SharedConnection.OpenedSession opened = connection.createSession(Session.SESSION_TRANSACTED);
+        this.attempts = attempts;
+        this.transacted = connection.settings().transacted();
+        SharedConnection.OpenedSession opened = connection.createSession(transacted ? Session.SESSION_TRANSACTED : Session.CLIENT_ACKNOWLEDGE);
         this.session = opened.session();
         this.generation = opened.generation();
         try {
             this.consumer = source.createConsumer(session);
-        } catch (JMSException e) {
+        } catch (JMSException | RuntimeException e) {
             closeQuietly();
-            connection.reportFailure(generation, e);
-            throw e;
+            JMSException failure = JmsFailures.asJms(e);
+            connection.reportFailure(generation, failure);
+            throw failure;
         }
-        this.artemisConsumer = artemisConsumerOf(consumer);
+        this.buffered = connection.provider().bufferedMessages(consumer);
     }
 
     @Override
     public FerryMessage receive(long timeoutMillis) throws ConsumeException, UntranslatableMessageException {
         try {
             return translate(consumer.receive(timeoutMillis));
-        } catch (JMSException e) {
+        } catch (JMSException | RuntimeException e) {
             throw failed("receive", e);
         }
     }
@@ -82,19 +82,21 @@ public final class JmsConsumer implements Consumer {
     @Override
     public FerryMessage receiveNow() throws ConsumeException, UntranslatableMessageException {
         try {
-            // With its buffer empty, Artemis's receiveNoWait() asks the broker for a message (a round trip).
+            // With its buffer empty, a client may ask the broker for a message (a round trip).
             return translate(consumer.receiveNoWait());
-        } catch (JMSException e) {
+        } catch (JMSException | RuntimeException e) {
             throw failed("receive", e);
         }
     }
 
     @Override
     public FerryMessage receivePrefetched() throws ConsumeException, UntranslatableMessageException {
-        if (artemisConsumer != null && artemisConsumer.getBufferSize() == 0) {
-            return null;
-        }
-        return receiveNow();
+        return buffered.mayHoldMessages() ? receiveNow() : null;
+    }
+
+    @Override
+    public boolean connectionLost() {
+        return connection.lost(generation);
     }
 
     private FerryMessage translate(Message message) throws UntranslatableMessageException {
@@ -102,7 +104,7 @@ public final class JmsConsumer implements Consumer {
             return null;
         }
         lastReceived = message;
-        return translator.fromJms(message);
+        return translator.fromJms(message, connection.provider());
     }
 
     @Override
@@ -111,9 +113,13 @@ public final class JmsConsumer implements Consumer {
             return;
         }
         try {
-            session.commit();
+            if (transacted) {
+                session.commit();
+            } else {
+                lastReceived.acknowledge(); // every message this session received so far
+            }
             lastReceived = null;
-        } catch (JMSException e) {
+        } catch (JMSException | RuntimeException e) {
             throw failed("acknowledge", e);
         }
     }
@@ -121,20 +127,32 @@ public final class JmsConsumer implements Consumer {
     @Override
     public void recover() throws ConsumeException {
         try {
-            session.rollback();
+            if (transacted) {
+                session.rollback();
+            } else {
+                session.recover();
+            }
             lastReceived = null;
-        } catch (JMSException e) {
+        } catch (JMSException | RuntimeException e) {
             throw failed("recover", e);
         }
     }
 
     @Override
     public int lastDeliveryAttempt() {
-        try {
-            return lastReceived == null || !lastReceived.propertyExists(DELIVERY_COUNT) ? 1 : lastReceived.getIntProperty(DELIVERY_COUNT);
-        } catch (JMSException e) {
+        if (lastReceived == null) {
             return 1;
         }
+        int counted;
+        String id;
+        try {
+            counted = lastReceived.propertyExists(DELIVERY_COUNT) ? lastReceived.getIntProperty(DELIVERY_COUNT) : 1;
+            id = lastReceived.getJMSMessageID();
+        } catch (JMSException | RuntimeException e) {
+            return 1;
+        }
+        // Some brokers do not count redeliveries (RabbitMQ's AMQP 1.0 plugin); Ferry counts them as well.
+        return Math.max(counted, attempts.another(id));
     }
 
     @Override
@@ -149,9 +167,10 @@ public final class JmsConsumer implements Consumer {
             markRejected(lastReceived, rejection);
             // The body is sent as it arrived, so even a message that cannot be translated is kept whole.
             errorProducer.send(lastReceived, DeliveryMode.PERSISTENT, lastReceived.getJMSPriority(), Message.DEFAULT_TIME_TO_LIVE);
-            session.commit();
-            lastReceived = null;
-        } catch (JMSException e) {
+            String id = lastReceived.getJMSMessageID();
+            acknowledge();
+            attempts.forget(id);
+        } catch (JMSException | RuntimeException e) {
             throw failed("move to " + errorQueue, e);
         }
     }
@@ -176,33 +195,10 @@ public final class JmsConsumer implements Consumer {
         message.setIntProperty(ErrorProperties.ATTEMPTS, rejection.attempts());
     }
 
-    private static ClientConsumerInternal artemisConsumerOf(MessageConsumer consumer) {
-        if (ARTEMIS_CONSUMER == null || !(consumer instanceof ActiveMQMessageConsumer)) {
-            return null;
-        }
-        try {
-            // With consumerWindowSize=0 the broker pushes nothing ahead, so only asking it finds the next message.
-            return ARTEMIS_CONSUMER.get(consumer) instanceof ClientConsumerInternal internal && internal.getClientWindowSize() != 0
-                    ? internal : null;
-        } catch (IllegalAccessException e) {
-            return null;
-        }
-    }
-
-    /** Looked up once: without it, {@link #receivePrefetched()} asks the broker as {@link #receiveNow()} does. */
-    private static Field artemisConsumerField() {
-        try {
-            Field field = ActiveMQMessageConsumer.class.getDeclaredField("consumer");
-            field.setAccessible(true);
-            return field;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    private ConsumeException failed(String what, JMSException e) {
-        connection.reportFailure(generation, e);
-        return new ConsumeException(what + " on " + connection.settings().name() + " failed: " + e.getMessage(), e);
+    private ConsumeException failed(String what, Exception e) {
+        JMSException failure = JmsFailures.asJms(e);
+        connection.reportFailure(generation, failure);
+        return new ConsumeException(what + " on " + connection.settings().name() + " failed: " + failure.getMessage(), failure);
     }
 
     @Override
@@ -213,7 +209,7 @@ public final class JmsConsumer implements Consumer {
     private void closeQuietly() {
         try {
             session.close();
-        } catch (JMSException ignored) {
+        } catch (JMSException | RuntimeException ignored) {
             // Closing a session of a failed connection may fail; unacknowledged messages go back anyway.
         }
     }

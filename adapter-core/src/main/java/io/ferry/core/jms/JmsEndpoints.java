@@ -4,13 +4,15 @@ import jakarta.jms.JMSException;
 
 import io.ferry.core.ConsumeException;
 import io.ferry.core.Consumer;
+import io.ferry.core.DeliveryGuarantee;
 import io.ferry.core.MessageEndpoints;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
+import io.ferry.core.provider.ConnectionSettings;
 
 /**
- * A channel's two ends, a queue or topic on the source broker and one on the target broker, and the
- * error queue on the source broker where rejected messages go.
+ * A channel's two ends, a queue or topic on the source broker and one on the target broker, each
+ * reached through its own provider, and the error queue on the source broker where rejected messages go.
  */
 public final class JmsEndpoints implements MessageEndpoints {
 
@@ -20,6 +22,7 @@ public final class JmsEndpoints implements MessageEndpoints {
     private final JmsDestination targetDestination;
     private final String errorQueue;
     private final JmsMessageTranslator translator = new JmsMessageTranslator();
+    private final DeliveryAttempts attempts = new DeliveryAttempts();
 
     /** Queue to queue. */
     public JmsEndpoints(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue,
@@ -46,10 +49,16 @@ public final class JmsEndpoints implements MessageEndpoints {
         return target;
     }
 
+    /** What this channel promises: exactly once where the target removes duplicates, at least once otherwise. */
+    public DeliveryGuarantee guarantee() {
+        return target.provider().capabilities(target.settings()).removesDuplicates()
+                ? DeliveryGuarantee.EXACTLY_ONCE : DeliveryGuarantee.AT_LEAST_ONCE;
+    }
+
     @Override
     public Consumer openConsumer() throws ConsumeException {
         try {
-            return new JmsConsumer(source, sourceDestination, errorQueue, translator);
+            return new JmsConsumer(source, sourceDestination, errorQueue, translator, attempts);
         } catch (JMSException e) {
             throw new ConsumeException("cannot consume from " + sourceDestination + " on " + source.settings() + ": " + e.getMessage(), e);
         }

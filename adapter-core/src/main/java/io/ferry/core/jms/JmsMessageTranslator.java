@@ -14,23 +14,29 @@ import jakarta.jms.TextMessage;
 import io.ferry.api.FerryMessage;
 import io.ferry.api.FerryMessage.PayloadType;
 import io.ferry.core.UntranslatableMessageException;
+import io.ferry.core.provider.BrokerProvider;
 
 /**
  * Turns JMS messages into {@link FerryMessage}s and back, keeping every application property (with
- * its type), the body kind (bytes or text), the delivery mode and the priority.
+ * its type), the body kind (bytes or text), the delivery mode and the priority. Properties that are
+ * not the sender's are left behind: {@code JMSXDeliveryCount} (each delivery's own), the
+ * {@code JMS_<vendor>_} properties the JMS specification reserves for a client's own use, and what the
+ * source's provider says is its own bookkeeping.
  */
 public final class JmsMessageTranslator {
 
     /** Set by the broker on each delivery; copying it would be wrong. */
     private static final String DELIVERY_COUNT = "JMSXDeliveryCount";
+    /** The JMS specification reserves this prefix for the provider's own properties. */
+    private static final String VENDOR_PREFIX = "JMS_";
 
-    public FerryMessage fromJms(Message jms) throws UntranslatableMessageException {
+    public FerryMessage fromJms(Message jms, BrokerProvider source) throws UntranslatableMessageException {
         try {
             FerryMessage message = new FerryMessage(jms.getJMSMessageID(), typeOf(jms), body(jms));
             Map<String, Object> metadata = message.metadata();
             for (Enumeration<?> names = jms.getPropertyNames(); names.hasMoreElements(); ) {
                 String name = (String) names.nextElement();
-                if (!DELIVERY_COUNT.equals(name)) {
+                if (!DELIVERY_COUNT.equals(name) && !name.startsWith(VENDOR_PREFIX) && !source.isOwnProperty(name)) {
                     metadata.put(name, jms.getObjectProperty(name));
                 }
             }
@@ -42,19 +48,31 @@ public final class JmsMessageTranslator {
         }
     }
 
-    public Message toJms(FerryMessage message, Session session) throws JMSException {
-        Message jms;
+    /** A JMS message of the message's kind with its body, and no properties yet. */
+    public Message newMessage(FerryMessage message, Session session) throws JMSException {
         if (message.payloadType() == PayloadType.TEXT) {
-            jms = session.createTextMessage(message.text());
-        } else {
-            BytesMessage bytes = session.createBytesMessage();
-            bytes.writeBytes(message.payload());
-            jms = bytes;
+            return session.createTextMessage(message.text());
         }
+        BytesMessage bytes = session.createBytesMessage();
+        bytes.writeBytes(message.payload());
+        return bytes;
+    }
+
+    /**
+     * Sets every property of the message on the JMS message. A name or value the target's client refuses
+     * fails here, naming the property.
+     */
+    public void copyProperties(FerryMessage message, Message jms) throws JMSException {
         for (Map.Entry<String, Object> entry : message.metadata().entrySet()) {
-            jms.setObjectProperty(entry.getKey(), entry.getValue());
+            try {
+                jms.setObjectProperty(entry.getKey(), entry.getValue());
+            } catch (JMSException | RuntimeException e) {
+                JMSException refused = new JMSException("property '" + entry.getKey() + "' ("
+                        + (entry.getValue() == null ? "null" : entry.getValue().getClass().getSimpleName()) + "): " + e.getMessage());
+                refused.initCause(e);
+                throw refused;
+            }
         }
-        return jms;
     }
 
     private static PayloadType typeOf(Message jms) throws UntranslatableMessageException, JMSException {

@@ -6,30 +6,35 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 
-import org.apache.activemq.artemis.api.core.ActiveMQDuplicateIdException;
 import org.perf4j.aop.Profiled;
 
 import io.ferry.api.FerryMessage;
+import io.ferry.core.LifecycleStages;
+import io.ferry.core.MessageRejectedException;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
 import io.ferry.core.ProfilingTags;
+import io.ferry.core.provider.BrokerProvider;
 
 /**
- * Produces to a queue (point-to-point), or a topic, with a transacted session and producer of its own, kept open
- * for the worker's life. Sends within a transaction do not wait for the broker; the commit does, so
- * that a batch costs one round trip and one journal sync, and when it returns the broker has stored
- * every message of it, which is what lets the worker acknowledge the source afterwards.
+ * Produces to a queue (point-to-point), or a topic, with a session and producer of its own, kept open
+ * for the worker's life. With a broker that takes transactions, sends within a transaction do not wait
+ * for the broker; the commit does, so that a batch costs one round trip and one journal sync, and when
+ * it returns the broker has stored every message of it, which is what lets the worker acknowledge the
+ * source afterwards. Without transactions every send is confirmed by the broker before it returns, and
+ * a commit has nothing left to do.
  *
- * <p>Every message carries {@code _AMQ_DUPL_ID}, the source message's id: if the adapter stops
- * between this commit and the source's, the source redelivers and the target's duplicate detection
- * drops the copy.
+ * <p>Every message carries {@value BridgeProperties#SOURCE_MESSAGE_ID}, the source message's id, so the
+ * target's consumers can drop the rare duplicate; where the target removes duplicates itself (Artemis,
+ * by {@code _AMQ_DUPL_ID}), the provider marks the message for it too: if the adapter stops between this
+ * commit and the source's, the source redelivers and the target drops the copy.
  */
 public final class PtpProducer implements Producer {
 
-    /** Artemis's duplicate detection header. */
-    static final String DUPLICATE_ID = org.apache.activemq.artemis.api.core.Message.HDR_DUPLICATE_DETECTION_ID.toString();
-
     private final SharedConnection connection;
+    private final BrokerProvider provider;
+    private final boolean transacted;
+    private final boolean markDuplicates;
     private final Session session;
     private final long generation;
     private final MessageProducer producer;
@@ -37,31 +42,54 @@ public final class PtpProducer implements Producer {
 
     PtpProducer(SharedConnection connection, JmsDestination target, JmsMessageTranslator translator) throws JMSException {
         this.connection = connection;
+        this.provider = connection.provider();
         this.translator = translator;
-        SharedConnection.OpenedSession opened = connection.createSession(Session.SESSION_TRANSACTED);
+        this.transacted = connection.settings().transacted();
+        this.markDuplicates = provider.capabilities(connection.settings()).removesDuplicates();
+        SharedConnection.OpenedSession opened = connection.createSession(transacted ? Session.SESSION_TRANSACTED : Session.AUTO_ACKNOWLEDGE);
         this.session = opened.session();
         this.generation = opened.generation();
         try {
             this.producer = session.createProducer(target.create(session));
             producer.setDisableMessageTimestamp(false);
-        } catch (JMSException e) {
+        } catch (JMSException | RuntimeException e) {
             close();
-            connection.reportFailure(generation, e);
-            throw e;
+            JMSException failure = JmsFailures.asJms(e);
+            connection.reportFailure(generation, failure);
+            throw failure;
         }
     }
 
     @Override
     @Profiled(tag = ProfilingTags.PRODUCE)
-    public void produce(FerryMessage message) throws ProduceException {
+    public void produce(FerryMessage message) throws ProduceException, MessageRejectedException {
+        Message jms = message(message);
         try {
-            Message jms = translator.toJms(message, session);
-            jms.setStringProperty(DUPLICATE_ID, message.id());
             int mode = message.persistent() ? DeliveryMode.PERSISTENT : DeliveryMode.NON_PERSISTENT;
             producer.send(jms, mode, message.priority(), Message.DEFAULT_TIME_TO_LIVE);
-        } catch (JMSException e) {
-            connection.reportFailure(generation, e);
-            throw new ProduceException("produce to " + connection.settings().name() + " failed: " + e.getMessage(), e);
+        } catch (JMSException | RuntimeException e) {
+            throw failed("produce to", e);
+        }
+    }
+
+    /** The JMS message to send; what the target's client refuses to carry (a property's name or type) rejects the message. */
+    private Message message(FerryMessage message) throws ProduceException, MessageRejectedException {
+        Message jms;
+        try {
+            jms = translator.newMessage(message, session);
+        } catch (JMSException | RuntimeException e) {
+            throw failed("produce to", e);
+        }
+        try {
+            translator.copyProperties(message, jms);
+            jms.setStringProperty(BridgeProperties.SOURCE_MESSAGE_ID, message.id());
+            if (markDuplicates) {
+                provider.markDuplicateId(jms, message.id());
+            }
+            return jms;
+        } catch (JMSException | RuntimeException e) {
+            throw new MessageRejectedException(LifecycleStages.PRODUCER, connection.settings().name() + " (" + provider.name()
+                    + ") cannot carry the message: " + e.getMessage(), e);
         }
     }
 
@@ -73,31 +101,35 @@ public final class PtpProducer implements Producer {
     @Override
     @Profiled(tag = ProfilingTags.COMMIT)
     public void commit() throws ProduceException {
+        if (!transacted) {
+            return; // every send was confirmed when it returned
+        }
         try {
             session.commit();
-        } catch (JMSException e) {
-            boolean duplicate = isDuplicate(e);
+        } catch (JMSException | RuntimeException e) {
+            boolean duplicate = provider.isDuplicate(e);
+            JMSException failure = JmsFailures.asJms(e);
             if (!duplicate) {
-                connection.reportFailure(generation, e);
+                connection.reportFailure(generation, failure);
             }
-            throw new ProduceException("commit to " + connection.settings().name() + " failed: " + e.getMessage(), e, duplicate);
+            throw new ProduceException("commit to " + connection.settings().name() + " failed: " + failure.getMessage(), failure, duplicate);
         }
     }
 
-    private static boolean isDuplicate(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof ActiveMQDuplicateIdException) {
-                return true;
-            }
-        }
-        return false;
+    private ProduceException failed(String what, Exception e) {
+        JMSException failure = JmsFailures.asJms(e);
+        connection.reportFailure(generation, failure);
+        return new ProduceException(what + " " + connection.settings().name() + " failed: " + failure.getMessage(), failure);
     }
 
     @Override
     public void rollback() {
+        if (!transacted) {
+            return; // what was sent is on the target: the source's redelivery may duplicate it (at least once)
+        }
         try {
             session.rollback();
-        } catch (JMSException ignored) {
+        } catch (JMSException | RuntimeException ignored) {
             // A session of a failed connection discards its transaction anyway.
         }
     }
@@ -106,7 +138,7 @@ public final class PtpProducer implements Producer {
     public void close() {
         try {
             session.close();
-        } catch (JMSException ignored) {
+        } catch (JMSException | RuntimeException ignored) {
             // A session of a failed connection may not close cleanly; nothing is pending on it.
         }
     }

@@ -1,32 +1,28 @@
 package io.ferry.core.jms;
 
 import jakarta.jms.Connection;
+import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Session;
 
-import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import io.ferry.core.provider.BrokerProvider;
+import io.ferry.core.provider.BrokerProviders;
+import io.ferry.core.provider.ConnectionSettings;
 
 /**
  * One JMS connection to a broker, shared by a channel's workers; each worker takes sessions from it.
  * The connection is opened on first use and opened again on the next use after it failed, so the
  * workers' own back-off paces reconnection. State changes are logged once each, never per message.
  *
- * <p>Artemis's own client reconnection stays off (its default): a worker must see a lost remote
- * broker at once, stop consuming, and leave the source messages on the local broker.
+ * <p>The client's own reconnection stays off (each {@link BrokerProvider} sees to it): a worker must
+ * see a lost remote broker at once, stop consuming, and leave the source messages on the local broker.
  */
 public final class SharedConnection implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SharedConnection.class);
-    /**
-     * Unless the URL sets it: the bytes a producer may send before the broker grants more. Artemis's
-     * default, 64 KiB, holds about 20 messages of 3 KB, so a batch of 100 would stop several times for
-     * credits, a round trip each (docs/benchmarks.md, "What moved Ferry from 0.56-0.81x to level").
-     */
-    static final int PRODUCER_WINDOW_BYTES = 1024 * 1024;
-    static final String PRODUCER_WINDOW_OPTION = "producerWindowSize";
-
     /**
      * The connection's one state: changed under this object's lock, read without it (health checks,
      * idle workers asking whether their session is {@link #lost}).
@@ -70,7 +66,8 @@ public final class SharedConnection implements AutoCloseable {
     }
 
     private final ConnectionSettings settings;
-    private final ActiveMQConnectionFactory factory;
+    private final BrokerProvider provider;
+    private final ConnectionFactory factory;
     private Connection connection;
     /** Which connection this is; a session's failure counts only against the connection it came from. */
     private volatile long generation;
@@ -81,21 +78,23 @@ public final class SharedConnection implements AutoCloseable {
     public record OpenedSession(Session session, long generation) {
     }
 
+    /** A connection through the provider the settings name, found on the class path. */
     public SharedConnection(ConnectionSettings settings) {
+        this(settings, BrokerProviders.onClassPath().of(settings));
+    }
+
+    public SharedConnection(ConnectionSettings settings, BrokerProvider provider) {
         this.settings = settings;
-        this.factory = new ActiveMQConnectionFactory(settings.url(), settings.user(), settings.password());
-        if (!settings.url().contains(PRODUCER_WINDOW_OPTION + "=")) {
-            factory.setProducerWindowSize(PRODUCER_WINDOW_BYTES);
-        }
+        this.provider = provider;
+        this.factory = provider.connectionFactory(settings);
     }
 
     public ConnectionSettings settings() {
         return settings;
     }
 
-    /** The bytes a producer on this connection may send before it waits for the broker's credits. */
-    int producerWindowSize() {
-        return factory.getProducerWindowSize();
+    public BrokerProvider provider() {
+        return provider;
     }
 
     public State state() {
@@ -127,9 +126,9 @@ public final class SharedConnection implements AutoCloseable {
         }
         try {
             return new OpenedSession(connection.createSession(acknowledgeMode), generation);
-        } catch (JMSException e) {
+        } catch (JMSException | RuntimeException e) {
             markFailed(connection, e);
-            throw e;
+            throw JmsFailures.asJms(e);
         }
     }
 
@@ -149,22 +148,22 @@ public final class SharedConnection implements AutoCloseable {
         closeQuietly();
         Connection fresh;
         try {
-            fresh = factory.createConnection();
+            fresh = open();
         } catch (JMSException e) {
             state = before.afterFailedOpen();
             if (state != before) {
-                String tls = TlsDiagnosis.explain(factory, e);
+                String explained = provider.explain(settings, e);
                 LOG.warn("{} broker unreachable, {} with back-off: {}", settings.name(),
-                        state == State.CONNECTING ? "connecting" : "reconnecting", tls != null ? tls : e.getMessage());
+                        state == State.CONNECTING ? "connecting" : "reconnecting", explained != null ? explained : e.getMessage());
             }
             throw e;
         }
         try {
             fresh.setExceptionListener(e -> markFailed(fresh, e));
             fresh.start();
-        } catch (JMSException e) {
+        } catch (JMSException | RuntimeException e) {
             fresh.close();
-            throw e;
+            throw JmsFailures.asJms(e);
         }
         connection = fresh;
         generation++;
@@ -174,6 +173,15 @@ public final class SharedConnection implements AutoCloseable {
         }
         boolean again = before == State.DOWN || before == State.RECONNECTING;
         LOG.info("{} broker {}: {}", settings.name(), again ? "reconnected" : "connected", settings);
+    }
+
+    /** A new connection; a client that fails with an unchecked exception fails as a JMS one. */
+    private Connection open() throws JMSException {
+        try {
+            return settings.user() == null ? factory.createConnection() : factory.createConnection(settings.user(), settings.password());
+        } catch (RuntimeException e) {
+            throw JmsFailures.asJms(e);
+        }
     }
 
     private synchronized void markFailed(Connection which, Exception cause) {

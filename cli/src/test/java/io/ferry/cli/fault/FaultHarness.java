@@ -9,6 +9,7 @@ import java.util.Map;
 import io.ferry.broker.EmbeddedBroker;
 import io.ferry.broker.testing.ProjectDirectory;
 import io.ferry.cli.FerryMain;
+import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.loadgen.LoadException;
 import io.ferry.loadgen.LoadSink;
 import io.ferry.loadgen.ProgressListener;
@@ -110,7 +111,7 @@ final class FaultHarness implements AutoCloseable {
 
     /** Receives a run's messages on the remote broker until all arrived or none came for the idle time. */
     SinkReport receive(String runId, long expected, Duration idle) throws LoadException {
-        return new LoadSink().run(new SinkSettings(remoteUrl(), null, null, OUT, expected, idle, runId), Map.of(),
+        return new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", remoteUrl()), OUT, expected, idle, runId), Map.of(),
                 ProgressListener.none());
     }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.loadgen.Content;
 import io.ferry.loadgen.LoadSender;
 import io.ferry.loadgen.PayloadKind;
@@ -36,7 +37,7 @@ class FaultTest {
 
     /** Sends the run in the background at a fixed rate, counting what was sent so far. */
     private static CompletableFuture<SendReport> send(FaultHarness harness, String runId, AtomicLong sent) {
-        SendSettings settings = new SendSettings(harness.localUrl(), null, null, IN, 2, MESSAGES, Content.randomBytes(3072),
+        SendSettings settings = new SendSettings(ConnectionSettings.anonymous("broker", harness.localUrl()), IN, 2, MESSAGES, Content.randomBytes(3072),
                 PayloadKind.BYTES, true, 0, 4, Duration.ZERO, 1_000, runId);
         ProgressListener progress = (phase, done, total, rate) -> sent.set(done);
         return CompletableFuture.supplyAsync(() -> {
@@ -117,7 +118,7 @@ class FaultTest {
             AtomicLong received = new AtomicLong();
             CompletableFuture<SinkReport> receiving = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return new io.ferry.loadgen.LoadSink().run(new io.ferry.loadgen.SinkSettings(harness.remoteUrl(), null, null,
+                    return new io.ferry.loadgen.LoadSink().run(new io.ferry.loadgen.SinkSettings(ConnectionSettings.anonymous("broker", harness.remoteUrl()),
                             FaultHarness.OUT, MESSAGES, Duration.ofSeconds(60), "local-restart"), Map.of(),
                             (phase, done, total, rate) -> received.set(done));
                 } catch (Exception e) {

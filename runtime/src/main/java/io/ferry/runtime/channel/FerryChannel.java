@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ferry.core.DeliveryGuarantee;
 import io.ferry.core.jms.JmsEndpoints;
 import io.ferry.core.jms.SharedConnection;
 import io.ferry.runtime.config.FerryProperties;
@@ -52,6 +53,11 @@ public final class FerryChannel {
 
     public boolean sendsEvents() {
         return config.workflow().sendEvents();
+    }
+
+    /** What the channel promises about each message (the target's provider decides). */
+    public DeliveryGuarantee guarantee() {
+        return endpoints.guarantee();
     }
 
     /** The consume side's connection state. */

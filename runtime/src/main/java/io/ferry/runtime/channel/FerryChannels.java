@@ -19,8 +19,10 @@ import io.ferry.api.Service;
 import io.ferry.core.Backoff;
 import io.ferry.core.event.LifecycleEventPublisher;
 import io.ferry.core.event.LifecycleEventSink;
-import io.ferry.core.jms.ConnectionSettings;
+import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.jms.JmsDestination;
+import io.ferry.core.DeliveryGuarantee;
+import io.ferry.core.jms.BridgeProperties;
 import io.ferry.core.jms.JmsEndpoints;
 import io.ferry.profiling.PerfTableFormatter;
 import io.ferry.profiling.StatisticsFile;
@@ -125,7 +127,10 @@ public final class FerryChannels implements SmartLifecycle {
                     config.topic(), config.queueCapacity(), config.batchSize(), config.linger(), Backoff.DEFAULT), registry);
         }
         started = true;
-        channels.values().forEach(FerryChannel::start);
+        for (FerryChannel channel : channels.values()) {
+            LOG.info("channel {}: {}", channel.id(), describe(channel.guarantee(), channel.config().produce().connection()));
+            channel.start();
+        }
         // Slices are always kept (the management port serves the last one); logging them is optional.
         PerfTableFormatter table = new PerfTableFormatter();
         boolean log = properties.profiling().logSlices();
@@ -193,9 +198,17 @@ public final class FerryChannels implements SmartLifecycle {
         }
     }
 
+    /** The channel's promise, said once at start-up in words an operator can act on. */
+    private String describe(DeliveryGuarantee guarantee, String target) {
+        return switch (guarantee) {
+            case EXACTLY_ONCE -> "exactly-once delivery (the " + target + " broker drops the copy a crash could leave, by _AMQ_DUPL_ID)";
+            case AT_LEAST_ONCE -> "at-least-once delivery (a copy arrives only if the adapter stops between the " + target
+                    + " broker's commit and the source's acknowledgement; " + BridgeProperties.SOURCE_MESSAGE_ID + " tells copies apart)";
+        };
+    }
+
     private ConnectionSettings connection(String name) {
-        FerryProperties.Connection connection = properties.connections().get(name);
-        return new ConnectionSettings(name, connection.url(), connection.user(), connection.password());
+        return properties.connections().get(name).settings(name);
     }
 
     /** Stops every channel and prints the tables; once, whoever asks first (the application or a shutdown hook), and for good. */

@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Set;
 
@@ -33,6 +35,10 @@ import org.springframework.validation.ObjectError;
 import org.springframework.validation.beanvalidation.SpringValidatorAdapter;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
+import io.ferry.core.provider.BrokerProvider;
+import io.ferry.core.provider.BrokerProviders;
+import io.ferry.core.provider.Capabilities;
+import io.ferry.core.provider.InvalidConnectionException;
 import io.ferry.workflow.ServiceFactories;
 
 /**
@@ -116,6 +122,7 @@ public final class FerryConfigLoader {
 
     private static void checkReferences(Path file, FerryProperties properties) {
         ServiceFactories services = new ServiceFactories(LoaderPath.servicesClassLoader());
+        Map<String, BrokerProvider> providers = checkConnections(file, properties);
         Set<String> ids = new HashSet<>();
         for (int i = 0; i < properties.channels().size(); i++) {
             FerryProperties.Channel channel = properties.channels().get(i);
@@ -127,6 +134,7 @@ public final class FerryConfigLoader {
             checkConnection(file, properties, key + ".produce.connection", channel.produce().connection());
             checkDestination(file, key + ".consume", channel.consume(), true);
             checkDestination(file, key + ".produce", channel.produce(), false);
+            checkSubscription(file, key + ".consume", channel.consume(), properties, providers);
             Duration linger = channel.workflow().batchLinger();
             if (!linger.isZero() && linger.compareTo(Duration.ofMillis(1)) < 0) {
                 // A receive waits in whole milliseconds: a shorter linger would silently be none.
@@ -153,6 +161,50 @@ public final class FerryConfigLoader {
                     + PREFIX + ".reconnect.initial-interval");
         }
         checkManagement(file, properties.management());
+    }
+
+    /**
+     * Each connection's provider checks its settings as its client would read them, before anything
+     * connects: the provider's name, the URL, a factory class and its properties. Classes are looked up
+     * on the loader path too, as the bridge will.
+     */
+    private static Map<String, BrokerProvider> checkConnections(Path file, FerryProperties properties) {
+        Map<String, BrokerProvider> providers = new LinkedHashMap<>();
+        Thread thread = Thread.currentThread();
+        ClassLoader before = thread.getContextClassLoader();
+        thread.setContextClassLoader(LoaderPath.servicesClassLoader());
+        try {
+            for (Map.Entry<String, FerryProperties.Connection> connection : properties.connections().entrySet()) {
+                String key = PREFIX + ".connections." + connection.getKey();
+                try {
+                    providers.put(connection.getKey(), BrokerProviders.onClassPath().checked(connection.getValue().settings(connection.getKey())));
+                } catch (InvalidConnectionException e) {
+                    throw new ConfigException(file + ": " + key + "." + e.setting() + ": " + oneLine(e.getMessage()));
+                }
+            }
+        } finally {
+            thread.setContextClassLoader(before);
+        }
+        return providers;
+    }
+
+    /** A consumed topic is read through a JMS 2 shared subscription: refused where the provider has none of that kind. */
+    private static void checkSubscription(Path file, String key, FerryProperties.Endpoint consume, FerryProperties properties,
+                                          Map<String, BrokerProvider> providers) {
+        BrokerProvider provider = providers.get(consume.connection());
+        if (!consume.isTopic() || provider == null) {
+            return;
+        }
+        Capabilities can = provider.capabilities(properties.connections().get(consume.connection()).settings(consume.connection()));
+        boolean durable = consume.subscription() != null;
+        if (durable && !can.sharedDurableSubscriptions()) {
+            throw new ConfigException(file + ": " + key + ".subscription: the " + provider.name() + " provider's client has no JMS 2 shared "
+                    + "durable subscriptions; consume a queue instead");
+        }
+        if (!durable && !can.sharedSubscriptions()) {
+            throw new ConfigException(file + ": " + key + ".topic: the " + provider.name() + " provider's client has no JMS 2 shared "
+                    + "non-durable subscriptions; " + (can.sharedDurableSubscriptions() ? "give a subscription (a durable one)" : "consume a queue instead"));
+        }
     }
 
     /** Credentials come in pairs; a management port reachable from other hosts is never open. */

@@ -10,10 +10,12 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
 
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.context.properties.bind.Name;
+
+import io.ferry.core.provider.ConnectionSettings;
 
 import io.ferry.workflow.WorkflowType;
 
@@ -46,11 +48,34 @@ public record FerryProperties(
             @DefaultValue("0") @Min(0) int maxAttempts) {
     }
 
-    /** A broker the adapter connects to. Credentials belong in the environment: {@code password: ${FERRY_REMOTE_PASSWORD:}}. */
+    /**
+     * A broker the adapter connects to, through the client of its {@code provider}. Credentials belong in
+     * the environment: {@code password: ${FERRY_REMOTE_PASSWORD:}}. The provider checks the URL, the
+     * factory class and its properties ({@link FerryConfigLoader}).
+     *
+     * @param factoryClass the ConnectionFactory class of the connection-factory provider, written {@code class}
+     * @param properties   bean properties set on the provider's connection factory
+     * @param transactions whether the broker takes local transactions (RabbitMQ's AMQP 1.0 plugin does not)
+     */
     public record Connection(
-            @NotBlank @Pattern(regexp = "(tcp|ssl|vm)://.+", message = "must be an Artemis URL such as tcp://127.0.0.1:61616") String url,
+            @DefaultValue(ConnectionSettings.DEFAULT_PROVIDER) String provider,
+            String url,
             String user,
-            String password) {
+            String password,
+            @Name("class") String factoryClass,
+            @DefaultValue Map<String, String> properties,
+            @DefaultValue("true") boolean transactions) {
+
+        /** The settings a provider reads, for the connection of this name. */
+        public ConnectionSettings settings(String name) {
+            return new ConnectionSettings(name, provider, url, user, password, factoryClass, properties, transactions);
+        }
+
+        /** Never prints the password. */
+        @Override
+        public String toString() {
+            return settings("connection").toString();
+        }
     }
 
     /**

@@ -42,7 +42,8 @@ final class ChannelHealth {
         } else {
             health = Health.down();
         }
-        return health.withDetail("local", local.label())
+        return health.withDetail("guarantee", channel.guarantee().label())
+                .withDetail("local", local.label())
                 .withDetail("remote", remote.label())
                 .withDetail("events", events(channel, channels))
                 .withDetail("running", running)

@@ -20,10 +20,10 @@ import io.ferry.runtime.channel.FerryChannels;
 final class ChannelsEndpoint {
 
     /** One channel as listed. */
-    record ChannelState(String id, boolean running, String local, String remote, int workers, long delivered) {
+    record ChannelState(String id, boolean running, String guarantee, String local, String remote, int workers, long delivered) {
 
         static ChannelState of(FerryChannel channel) {
-            return new ChannelState(channel.id(), channel.running(), channel.localState().label(),
+            return new ChannelState(channel.id(), channel.running(), channel.guarantee().label(), channel.localState().label(),
                     channel.remoteState().label(), channel.workers(), channel.delivered());
         }
     }

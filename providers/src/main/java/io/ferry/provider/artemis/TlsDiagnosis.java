@@ -1,8 +1,7 @@
-package io.ferry.core.jms;
+package io.ferry.provider.artemis;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.security.cert.CertificateException;
 import java.util.Map;
 
 import javax.net.ssl.SSLContext;
@@ -17,6 +16,8 @@ import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
 import org.apache.activemq.artemis.core.remoting.impl.ssl.SSLSupport;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.activemq.artemis.utils.ConfigurationHelper;
+
+import io.ferry.core.provider.TlsProblems;
 
 /**
  * Says what went wrong when a TLS connection to a broker failed. Artemis reports a failed handshake
@@ -36,7 +37,7 @@ final class TlsDiagnosis {
     static String explain(ActiveMQConnectionFactory factory, JMSException failure) {
         for (Throwable cause = failure; cause != null; cause = next(cause)) {
             if (cause instanceof SSLException ssl) {
-                return describe(ssl);
+                return TlsProblems.describe(ssl);
             }
         }
         TransportConfiguration[] connectors = factory.getStaticConnectors();
@@ -68,23 +69,11 @@ final class TlsDiagnosis {
             socket.startHandshake();
             return null;
         } catch (SSLException e) {
-            return describe(e);
+            return TlsProblems.describe(e);
         } catch (IOException e) {
             // Not a TLS problem: the broker is not there, or not answering.
             return null;
         }
-    }
-
-    private static String describe(SSLException e) {
-        String detail = rootMessage(e);
-        if (hasCause(e, CertificateException.class) || detail.contains("PKIX") || detail.contains("certificate")) {
-            if (detail.contains("subject alternative") || detail.contains("No name matching")) {
-                return "TLS handshake failed: the broker's certificate does not name this host (" + detail + ")";
-            }
-            return "TLS handshake failed: the broker's certificate is not trusted; check trustStorePath holds it or its CA ("
-                    + detail + ")";
-        }
-        return "TLS handshake failed (a certificate or protocol mismatch with the broker's acceptor): " + detail;
     }
 
     private static SSLSupport sslSupport(Map<String, Object> params) {
@@ -108,23 +97,5 @@ final class TlsDiagnosis {
             return jms.getLinkedException();
         }
         return e.getCause() == e ? null : e.getCause();
-    }
-
-    private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (type.isInstance(cause)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String message = root.getMessage() != null ? root.getMessage() : e.getMessage();
-        return message == null ? root.getClass().getSimpleName() : message;
     }
 }

@@ -1,4 +1,4 @@
-package io.ferry.core.jms;
+package io.ferry.provider.artemis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -35,9 +35,11 @@ import io.ferry.core.Consumer;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
 import io.ferry.core.UntranslatableMessageException;
+import io.ferry.core.jms.JmsEndpoints;
+import io.ferry.core.provider.ConnectionSettings;
 
 /** One broker plays both ends: JmsConsumer reads 'a', PtpProducer writes 'b'. */
-class JmsEndpointsTest {
+class ArtemisEndpointsTest {
 
     @TempDir
     Path dir;

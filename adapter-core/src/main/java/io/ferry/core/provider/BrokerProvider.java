@@ -1,0 +1,64 @@
+package io.ferry.core.provider;
+
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+
+/**
+ * One vendor's JMS client, as Ferry's engine needs it: the engine speaks {@code jakarta.jms} only, and
+ * everything a client does its own way is here. Providers are found with {@link java.util.ServiceLoader}
+ * ({@link BrokerProviders}); each is stateless and shared by every connection that names it.
+ *
+ * <p>A provider's connection factory must leave the client's own reconnection off (or bounded): Ferry
+ * reconnects with back-off itself, and a worker must see a lost broker at once to let go of the source.
+ */
+public interface BrokerProvider {
+
+    /** The name a connection's {@code provider} key takes: artemis, amqp, openwire, rabbitmq, connection-factory. */
+    String name();
+
+    /**
+     * Checks the settings as the client would read them, without connecting: the URL (scheme, host,
+     * port a number in range, the client's own options), a factory class and its properties.
+     *
+     * @throws InvalidConnectionException naming the setting ({@code url}, {@code class}, {@code properties.<name>}) and what is wrong
+     */
+    void check(ConnectionSettings settings);
+
+    /** What this provider's client and broker can do with these settings, and so what Ferry may ask of them. */
+    Capabilities capabilities(ConnectionSettings settings);
+
+    /** A factory for the settings' broker, its own reconnection off; only called with settings that passed {@link #check}. */
+    ConnectionFactory connectionFactory(ConnectionSettings settings);
+
+    /**
+     * Marks a message for the target so that a second copy with the same id is dropped there. Called on every
+     * message sent when {@link Capabilities#removesDuplicates()}; the id is the source message's id.
+     */
+    default void markDuplicateId(Message message, String id) throws JMSException {
+    }
+
+    /** Whether a failed commit was the target refusing a message it already has (see {@link #markDuplicateId}). */
+    default boolean isDuplicate(Throwable failure) {
+        return false;
+    }
+
+    /** What the client's buffer of messages the broker pushed ahead to this consumer holds, as far as it can tell. */
+    default BufferedMessages bufferedMessages(MessageConsumer consumer) {
+        return BufferedMessages.UNKNOWN;
+    }
+
+    /** One line explaining why connecting failed, where the client says it poorly (a TLS problem); null otherwise. */
+    default String explain(ConnectionSettings settings, JMSException failure) {
+        return null;
+    }
+
+    /**
+     * Whether a property of a received message is the client's or broker's own bookkeeping rather than the
+     * sender's, and so is not bridged (besides those the JMS specification reserves, which are never bridged).
+     */
+    default boolean isOwnProperty(String name) {
+        return false;
+    }
+}

@@ -1,0 +1,52 @@
+package io.ferry.core.provider;
+
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/**
+ * Every provider on the class path, by name, found through {@link ServiceLoader}: a jar lists its
+ * providers in {@code META-INF/services/io.ferry.core.provider.BrokerProvider}.
+ */
+public final class BrokerProviders {
+
+    private static final BrokerProviders ON_CLASS_PATH = new BrokerProviders(BrokerProviders.class.getClassLoader());
+
+    private final Map<String, BrokerProvider> byName = new TreeMap<>();
+
+    public BrokerProviders(ClassLoader classLoader) {
+        for (BrokerProvider provider : ServiceLoader.load(BrokerProvider.class, classLoader)) {
+            byName.putIfAbsent(provider.name(), provider);
+        }
+    }
+
+    /** The providers on this class's own class path (Ferry's own, in the ferry jar). */
+    public static BrokerProviders onClassPath() {
+        return ON_CLASS_PATH;
+    }
+
+    public Iterable<String> names() {
+        return byName.keySet();
+    }
+
+    /**
+     * The provider the settings name.
+     *
+     * @throws InvalidConnectionException (setting {@code provider}) for a name no provider has
+     */
+    public BrokerProvider of(ConnectionSettings settings) {
+        BrokerProvider provider = byName.get(settings.provider());
+        if (provider == null) {
+            throw new InvalidConnectionException("provider", "unknown provider '" + settings.provider() + "' (known: "
+                    + String.join(", ", byName.keySet()) + ")");
+        }
+        return provider;
+    }
+
+    /** Finds the settings' provider and checks the settings with it, without connecting. */
+    public BrokerProvider checked(ConnectionSettings settings) {
+        BrokerProvider provider = of(settings);
+        provider.check(settings);
+        return provider;
+    }
+}

@@ -1,0 +1,87 @@
+package io.ferry.core.provider;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Checks the addresses in a broker URL before any client sees it: clients take a port that is not a
+ * number, or out of range, and fail only when they connect (one turns it into another host without a
+ * word). Every {@code scheme://host:port} in the URL is checked, so list and failover forms such as
+ * {@code (tcp://a:61616,tcp://b:61616)?ha=true} are checked address by address.
+ */
+public final class BrokerUrls {
+
+    private static final Pattern ADDRESS = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*)://([^/?,;()&\\s]*)");
+
+    private BrokerUrls() {
+    }
+
+    /** One {@code scheme://host:port} of a URL; port -1 where the URL gives none. */
+    public record Address(String scheme, String host, int port) {
+    }
+
+    /**
+     * The URL's addresses, each with a scheme of {@code schemes}, a host, and a port that is a number from 1 to 65535.
+     *
+     * @param portRequired whether an address must name its port (else the client's default applies)
+     * @throws InvalidConnectionException (setting {@code url}) naming what is wrong
+     */
+    public static List<Address> check(String url, Set<String> schemes, boolean portRequired, String example) {
+        if (url == null || url.isBlank()) {
+            throw new InvalidConnectionException("url", "missing; write it like " + example);
+        }
+        Matcher matcher = ADDRESS.matcher(url);
+        List<Address> addresses = new ArrayList<>();
+        while (matcher.find()) {
+            String scheme = matcher.group(1).toLowerCase(Locale.ROOT);
+            if (!schemes.contains(scheme)) {
+                throw new InvalidConnectionException("url", "'" + url + "': scheme '" + scheme + "' is not one of "
+                        + String.join(", ", schemes.stream().sorted().toList()) + "; write it like " + example);
+            }
+            addresses.add(address(url, scheme, matcher.group(2), portRequired, example));
+        }
+        if (addresses.isEmpty()) {
+            throw new InvalidConnectionException("url", "'" + url + "' is not a broker URL; write it like " + example);
+        }
+        return addresses;
+    }
+
+    private static Address address(String url, String scheme, String authority, boolean portRequired, String example) {
+        String hostAndPort = authority.contains("@") ? authority.substring(authority.lastIndexOf('@') + 1) : authority;
+        String host;
+        String port;
+        if (hostAndPort.startsWith("[")) {
+            int end = hostAndPort.indexOf(']');
+            host = end < 0 ? "" : hostAndPort.substring(0, end + 1);
+            port = end < 0 || end + 1 >= hostAndPort.length() ? null : hostAndPort.substring(end + 2);
+        } else {
+            int colon = hostAndPort.lastIndexOf(':');
+            host = colon < 0 ? hostAndPort : hostAndPort.substring(0, colon);
+            port = colon < 0 ? null : hostAndPort.substring(colon + 1);
+        }
+        if (host.isEmpty()) {
+            throw new InvalidConnectionException("url", "'" + url + "': no host in " + scheme + "://" + authority + "; write it like " + example);
+        }
+        if (port == null || port.isEmpty()) {
+            if (portRequired) {
+                throw new InvalidConnectionException("url", "'" + url + "': no port in " + scheme + "://" + authority
+                        + "; write it like " + example);
+            }
+            return new Address(scheme, host, -1);
+        }
+        int number;
+        try {
+            number = Integer.parseInt(port);
+        } catch (NumberFormatException e) {
+            throw new InvalidConnectionException("url", "'" + url + "': port '" + port + "' is not a number");
+        }
+        if (number < 1 || number > 65535) {
+            throw new InvalidConnectionException("url", "'" + url + "': port " + number + " is out of range (1-65535)");
+        }
+        return new Address(scheme, host, number);
+    }
+}

@@ -1,0 +1,88 @@
+package io.ferry.core.provider;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * How to reach a broker: which provider's client, where, as whom. No password is ever printed:
+ * {@link #toString()} masks the password, the password options of the URL (a TLS truststore's, for
+ * example) and every property whose name holds "password", so settings can be logged safely.
+ *
+ * @param name         the connection's name in configuration and logs ("local", "remote", ...)
+ * @param provider     the provider's name ({@link BrokerProvider#name()}): artemis, amqp, openwire, rabbitmq, connection-factory
+ * @param url          the broker's URL in the provider's own form; null for a provider configured by properties alone
+ * @param user         user name, or null for none
+ * @param password     password, or null for none
+ * @param factoryClass the {@code jakarta.jms.ConnectionFactory} class, for the connection-factory provider; null otherwise
+ * @param properties   bean properties set on the connection factory (by its setters), as written in configuration
+ * @param transacted   whether the broker takes local transactions; without them Ferry acknowledges the source
+ *                     message by message and sends to the target one confirmed send at a time
+ */
+public record ConnectionSettings(String name, String provider, String url, String user, String password, String factoryClass,
+                                 Map<String, String> properties, boolean transacted) {
+
+    /** The provider of a connection that names none: today's behaviour, Artemis's core protocol. */
+    public static final String DEFAULT_PROVIDER = "artemis";
+
+    private static final Pattern PASSWORD_OPTION = Pattern.compile("(?i)(password=)[^;&]*");
+
+    public ConnectionSettings {
+        Objects.requireNonNull(name, "name");
+        provider = provider == null || provider.isBlank() ? DEFAULT_PROVIDER : provider;
+        url = blankToNull(url);
+        user = blankToNull(user);
+        password = blankToNull(password);
+        factoryClass = blankToNull(factoryClass);
+        properties = properties == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+    }
+
+    /** An Artemis broker reached over its core protocol, with these credentials. */
+    public ConnectionSettings(String name, String url, String user, String password) {
+        this(name, DEFAULT_PROVIDER, url, user, password, null, Map.of(), true);
+    }
+
+    /** An Artemis broker reached over its core protocol, without credentials. */
+    public static ConnectionSettings anonymous(String name, String url) {
+        return new ConnectionSettings(name, url, null, null);
+    }
+
+    /** The same settings with other credentials. */
+    public ConnectionSettings withCredentials(String otherUser, String otherPassword) {
+        return new ConnectionSettings(name, provider, url, otherUser, otherPassword, factoryClass, properties, transacted);
+    }
+
+    /** The same settings with another provider and URL. */
+    public ConnectionSettings withProvider(String otherProvider, String otherUrl) {
+        return new ConnectionSettings(name, otherProvider, otherUrl, user, password, factoryClass, properties, transacted);
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
+    }
+
+    /** The URL with the values of its password options (trustStorePassword=..., keyStorePassword=...) masked. */
+    public String maskedUrl() {
+        return url == null ? null : PASSWORD_OPTION.matcher(url).replaceAll("$1****");
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder(name).append(" (");
+        if (!DEFAULT_PROVIDER.equals(provider)) {
+            text.append(provider).append(' ');
+        }
+        text.append(url != null ? maskedUrl() : factoryClass);
+        properties.forEach((key, value) -> text.append(", ").append(key).append('=')
+                .append(key.toLowerCase(java.util.Locale.ROOT).contains("password") ? "****" : value));
+        if (user != null) {
+            text.append(", user ").append(user);
+        }
+        if (password != null) {
+            text.append(", password ****");
+        }
+        return text.append(')').toString();
+    }
+}

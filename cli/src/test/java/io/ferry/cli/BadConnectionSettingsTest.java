@@ -1,0 +1,76 @@
+package io.ferry.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.ferry.runtime.config.AdapterConfig;
+
+/**
+ * Connection settings a provider cannot use stop {@code ferry run} before anything connects: one line
+ * naming the key, exit code 2. Nothing listens on these URLs; nothing tries to.
+ */
+class BadConnectionSettingsTest {
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            unknown provider              | ibm-mq           | tcp://127.0.0.1:1            |                                               |                          | ferry.connections.local.provider: unknown provider 'ibm-mq' (known: amqp, artemis, connection-factory, openwire, rabbitmq)
+            a port that is not a number   | artemis          | tcp://127.0.0.1:notaport     |                                               |                          | ferry.connections.local.url: 'tcp://127.0.0.1:notaport': port 'notaport' is not a number
+            a port out of range           | openwire         | tcp://127.0.0.1:99999        |                                               |                          | ferry.connections.local.url: 'tcp://127.0.0.1:99999': port 99999 is out of range (1-65535)
+            an AMQP port out of range     | amqp             | amqp://127.0.0.1:99999       |                                               |                          | ferry.connections.local.url: 'amqp://127.0.0.1:99999': port 99999 is out of range (1-65535)
+            a RabbitMQ port not a number  | rabbitmq         | amqp://127.0.0.1:x/%2f       |                                               |                          | ferry.connections.local.url: 'amqp://127.0.0.1:x/%2f': port 'x' is not a number
+            an AMQP option nobody knows   | amqp             | amqp://127.0.0.1:5672?jms.noSuchOption=1 |                                   |                          | ferry.connections.local.url: 'amqp://127.0.0.1:5672?jms.noSuchOption=1': Not all jms options could be set on the ConnectionFactory. Check the options are spelled correctly. Unused parameters=[{noSuchOption=1}]. This connection factory cannot be started.
+            failover inside the client    | openwire         | failover:(tcp://127.0.0.1:61616) |                                           |                          | ferry.connections.local.url: 'failover:(tcp://127.0.0.1:61616)': give one broker's URL; failover: reconnects inside the client, and Ferry reconnects by itself
+            a class not found             | connection-factory |                            | com.example.NoSuchFactory                     |                          | ferry.connections.local.class: 'com.example.NoSuchFactory' not found on the class path or the loader path (-Dloader.path=plugins/ with the client's jars)
+            a class not a factory         | connection-factory |                            | java.lang.String                              |                          | ferry.connections.local.class: java.lang.String is not a jakarta.jms.ConnectionFactory
+            a property the class lacks    | connection-factory |                            | org.apache.activemq.ActiveMQConnectionFactory | brokerUrll=tcp://h:1     | ferry.connections.local.properties.brokerUrll: org.apache.activemq.ActiveMQConnectionFactory has no property 'brokerUrll'
+            a value of the wrong type     | connection-factory |                            | org.apache.activemq.ActiveMQConnectionFactory | sendTimeout=soon         | ferry.connections.local.properties.sendTimeout: 'soon' is not a whole number (int)
+            """)
+    void isOneLineNamingTheKeyAndExitCodeTwo(String what, String provider, String url, String factoryClass, String property, String message) {
+        Map<String, Object> connection = new LinkedHashMap<>();
+        connection.put("provider", provider);
+        if (url != null) {
+            connection.put("url", url);
+        }
+        if (factoryClass != null) {
+            connection.put("class", factoryClass);
+        }
+        if (property != null) {
+            String[] nameAndValue = property.split("=", 2);
+            connection.put("properties", Map.of(nameAndValue[0], nameAndValue[1]));
+        }
+        Path file = AdapterConfig.empty().connection("local", connection).connection("remote", "tcp://127.0.0.1:1")
+                .channel(AdapterConfig.Channel.queues("c", "in", "out")).write(dir.resolve("ferry.yml"));
+
+        CommandRun result = CommandRun.of("run", "-c", file.toString());
+
+        assertThat(result.exitCode()).as(result.err()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo("ferry run: " + file + ": " + message + System.lineSeparator());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            a durable topic through OpenWire     | openwire | tcp://127.0.0.1:1          | ferry-orders | ferry.channels[0].consume.subscription: the openwire provider's client has no JMS 2 shared durable subscriptions; consume a queue instead
+            a non-durable topic through OpenWire | openwire | tcp://127.0.0.1:1          |              | ferry.channels[0].consume.topic: the openwire provider's client has no JMS 2 shared non-durable subscriptions; consume a queue instead
+            a non-durable topic through RabbitMQ | rabbitmq | amqp://127.0.0.1:1/%2f     |              | ferry.channels[0].consume.topic: the rabbitmq provider's client has no JMS 2 shared non-durable subscriptions; give a subscription (a durable one)
+            """)
+    void aSubscriptionTheProviderLacksIsRefused(String what, String provider, String url, String subscription, String message) {
+        AdapterConfig.Channel channel = AdapterConfig.Channel.of("c").consumeTopic("orders", subscription).produce("remote", "queue", "out");
+        Path file = AdapterConfig.empty().connection("local", Map.of("provider", provider, "url", url))
+                .connection("remote", "tcp://127.0.0.1:1").channel(channel).write(dir.resolve("ferry.yml"));
+
+        CommandRun result = CommandRun.of("run", "-c", file.toString());
+
+        assertThat(result.exitCode()).as(result.err()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo("ferry run: " + file + ": " + message + System.lineSeparator());
+    }
+}

@@ -1,0 +1,104 @@
+package io.ferry.provider.amqp;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSException;
+
+import org.apache.qpid.jms.JmsConnectionFactory;
+import org.apache.qpid.jms.provider.Provider;
+import org.apache.qpid.jms.provider.ProviderFactory;
+
+import io.ferry.core.provider.BeanProperties;
+import io.ferry.core.provider.BrokerProvider;
+import io.ferry.core.provider.BrokerUrls;
+import io.ferry.core.provider.Capabilities;
+import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.InvalidConnectionException;
+import io.ferry.core.provider.TlsProblems;
+
+/**
+ * Any AMQP 1.0 broker, through Apache Qpid JMS: {@code amqp://host:5672?...} or {@code amqps://} with
+ * {@code transport.trustStoreLocation} and {@code transport.trustStorePassword}. One broker per URL:
+ * Qpid's {@code failover:} would reconnect inside the client, and Ferry reconnects itself.
+ *
+ * <p>Unless the URL sets them, a request (a commit, say) times out after {@value #REQUEST_TIMEOUT_MS} ms
+ * rather than waiting for ever, and receives wait only for what the broker pushed ahead
+ * ({@code jms.receiveLocalOnly}): a receive that drains the broker crashes RabbitMQ's AMQP 1.0 plugin
+ * (3.10) on an empty queue. A broker without AMQP transactions (RabbitMQ's plugin) needs
+ * {@code transactions: false} on the connection.
+ */
+public final class AmqpProvider implements BrokerProvider {
+
+    public static final String NAME = "amqp";
+    static final int REQUEST_TIMEOUT_MS = 30_000;
+    private static final Set<String> SCHEMES = Set.of("amqp", "amqps", "amqpws", "amqpwss");
+    private static final String EXAMPLE = "amqp://127.0.0.1:5672";
+    private static final Map<String, String> DEFAULT_OPTIONS = defaultOptions();
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void check(ConnectionSettings settings) {
+        String url = settings.url();
+        if (url != null && url.toLowerCase(Locale.ROOT).startsWith("failover:")) {
+            throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': give one broker's URL; failover: reconnects inside "
+                    + "the client, and Ferry reconnects by itself");
+        }
+        BrokerUrls.check(url, SCHEMES, false, EXAMPLE);
+        String full = withDefaults(url);
+        try {
+            new JmsConnectionFactory(full); // the jms.* options
+            Provider provider = ProviderFactory.create(new URI(full)); // the amqp.* and transport.* options, no connection yet
+            provider.close();
+        } catch (Exception e) {
+            throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + String.valueOf(e.getMessage()).strip(), e);
+        }
+        BeanProperties.check(JmsConnectionFactory.class, settings.properties());
+    }
+
+    @Override
+    public Capabilities capabilities(ConnectionSettings settings) {
+        return new Capabilities(settings.transacted(), true, true, false, true);
+    }
+
+    @Override
+    public ConnectionFactory connectionFactory(ConnectionSettings settings) {
+        JmsConnectionFactory factory = new JmsConnectionFactory(withDefaults(settings.url()));
+        BeanProperties.apply(factory, settings.properties());
+        return factory;
+    }
+
+    @Override
+    public String explain(ConnectionSettings settings, JMSException failure) {
+        return TlsProblems.explain(failure);
+    }
+
+    /** The URL with Ferry's defaults for every option it does not set itself. */
+    static String withDefaults(String url) {
+        StringBuilder full = new StringBuilder(url);
+        char separator = url.contains("?") ? '&' : '?';
+        for (Map.Entry<String, String> option : DEFAULT_OPTIONS.entrySet()) {
+            if (!url.contains(option.getKey() + "=")) {
+                full.append(separator).append(option.getKey()).append('=').append(option.getValue());
+                separator = '&';
+            }
+        }
+        return full.toString();
+    }
+
+    private static Map<String, String> defaultOptions() {
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("jms.requestTimeout", Integer.toString(REQUEST_TIMEOUT_MS));
+        options.put("jms.receiveLocalOnly", "true");
+        options.put("jms.receiveNoWaitLocalOnly", "true");
+        return options;
+    }
+}

@@ -1,0 +1,100 @@
+package io.ferry.provider.openwire;
+
+import java.util.Locale;
+import java.util.Set;
+
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSException;
+import jakarta.jms.MessageConsumer;
+
+import org.apache.activemq.ActiveMQConnectionFactory;
+import org.apache.activemq.ActiveMQMessageConsumer;
+import org.apache.activemq.ActiveMQSslConnectionFactory;
+import org.apache.activemq.RedeliveryPolicy;
+
+import io.ferry.core.provider.BeanProperties;
+import io.ferry.core.provider.BrokerProvider;
+import io.ferry.core.provider.BrokerUrls;
+import io.ferry.core.provider.BufferedMessages;
+import io.ferry.core.provider.Capabilities;
+import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.InvalidConnectionException;
+import io.ferry.core.provider.TlsProblems;
+
+/**
+ * ActiveMQ Classic over OpenWire, through its Jakarta client (6.x): {@code tcp://host:61616?...}, or
+ * {@code ssl://} with the factory's trust store set as properties ({@code trustStore},
+ * {@code trustStorePassword}). One broker per URL: {@code failover:} would reconnect inside the client.
+ *
+ * <p>The client's own redelivery policy would, after six redeliveries, move a message to ActiveMQ.DLQ by
+ * itself, and wait a second before each: Ferry decides about poison messages itself (its error queue),
+ * so unless the URL sets a policy, redelivery is immediate and never ends in the client. The client has
+ * no JMS 2 shared subscriptions: a channel cannot consume a topic through it (refused at start-up);
+ * consume a virtual topic's queue, or reach the broker over AMQP.
+ */
+public final class OpenWireProvider implements BrokerProvider {
+
+    public static final String NAME = "openwire";
+    private static final Set<String> SCHEMES = Set.of("tcp", "ssl", "nio", "nio+ssl", "auto", "auto+ssl", "auto+nio", "auto+nio+ssl");
+    private static final String EXAMPLE = "tcp://127.0.0.1:61616";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void check(ConnectionSettings settings) {
+        String url = settings.url();
+        if (url != null && (url.toLowerCase(Locale.ROOT).startsWith("failover:") || url.toLowerCase(Locale.ROOT).startsWith("discovery:"))) {
+            throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': give one broker's URL; failover: reconnects inside "
+                    + "the client, and Ferry reconnects by itself");
+        }
+        BrokerUrls.check(url, SCHEMES, true, EXAMPLE);
+        try {
+            factory(settings);
+        } catch (InvalidConnectionException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Capabilities capabilities(ConnectionSettings settings) {
+        return new Capabilities(settings.transacted(), false, false, false, true);
+    }
+
+    @Override
+    public ConnectionFactory connectionFactory(ConnectionSettings settings) {
+        return factory(settings);
+    }
+
+    private static ActiveMQConnectionFactory factory(ConnectionSettings settings) {
+        boolean ssl = settings.url().toLowerCase(Locale.ROOT).contains("ssl://");
+        ActiveMQConnectionFactory factory = ssl ? new ActiveMQSslConnectionFactory(settings.url()) : new ActiveMQConnectionFactory(settings.url());
+        if (!settings.url().contains("jms.redeliveryPolicy.")) {
+            RedeliveryPolicy policy = factory.getRedeliveryPolicy();
+            policy.setMaximumRedeliveries(RedeliveryPolicy.NO_MAXIMUM_REDELIVERIES);
+            policy.setInitialRedeliveryDelay(0);
+            policy.setRedeliveryDelay(0);
+        }
+        // Advisory topics serve clients that browse destinations; a bridge never does.
+        factory.setWatchTopicAdvisories(false);
+        BeanProperties.apply(factory, settings.properties());
+        return factory;
+    }
+
+    @Override
+    public BufferedMessages bufferedMessages(MessageConsumer consumer) {
+        if (consumer instanceof ActiveMQMessageConsumer openWire && openWire.getPrefetchNumber() > 0) {
+            return () -> openWire.getMessageSize() > 0;
+        }
+        return BufferedMessages.UNKNOWN;
+    }
+
+    @Override
+    public String explain(ConnectionSettings settings, JMSException failure) {
+        return TlsProblems.explain(failure);
+    }
+}

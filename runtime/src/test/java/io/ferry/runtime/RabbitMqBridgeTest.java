@@ -1,0 +1,139 @@
+package io.ferry.runtime;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+
+import io.ferry.broker.testing.TestBroker;
+import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.provider.testing.ProviderClient;
+import io.ferry.runtime.config.AdapterConfig;
+
+/**
+ * Ferry with a real RabbitMQ server as source and as target: through the RabbitMQ JMS client
+ * ({@code rabbitmq}, AMQP 0-9-1) and through Qpid JMS ({@code amqp}, RabbitMQ's AMQP 1.0 plugin, which
+ * takes no transactions). Runs only where a server is configured, so a new user's build passes
+ * without one: set {@code FERRY_TEST_RABBITMQ_URL} (e.g. {@code amqp://127.0.0.1:5672/%2f}, user and
+ * password guest unless {@code FERRY_TEST_RABBITMQ_USER} / {@code _PASSWORD} say otherwise), and
+ * {@code FERRY_TEST_RABBITMQ_AMQP10=true} where the AMQP 1.0 plugin is on. {@code .ci/run} sets them when a
+ * server answers on this machine. Every queue is the test's own and is deleted afterwards.
+ */
+@EnabledIfEnvironmentVariable(named = "FERRY_TEST_RABBITMQ_URL", matches = ".+")
+class RabbitMqBridgeTest {
+
+    private static final int MESSAGES = 1_000;
+    private static final int SIZE = 3_072;
+    private static final Duration DEADLINE = Duration.ofSeconds(120);
+
+    @TempDir
+    Path dir;
+
+    private final String suffix = UUID.randomUUID().toString().substring(0, 8);
+    private final String in = "ferry-test-in-" + suffix;
+    private final String out = "ferry-test-out-" + suffix;
+
+    @AfterEach
+    void deleteQueues() throws Exception {
+        try (Connection connection = amqp091().newConnection(); Channel channel = connection.createChannel()) {
+            for (String queue : List.of(in, out)) {
+                channel.queueDelete(queue);
+            }
+        }
+    }
+
+    @Test
+    void rabbitMqToArtemis() throws Exception {
+        try (TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
+            bridge(rabbitMq("local"), in, CrossVendorBridgeTest.artemis("remote", artemis.url()), "out");
+        }
+    }
+
+    @Test
+    void artemisToRabbitMq() throws Exception {
+        try (TestBroker artemis = TestBroker.started("local", dir.resolve("artemis"))) {
+            bridge(CrossVendorBridgeTest.artemis("local", artemis.url()), "in", rabbitMq("remote"), out);
+        }
+    }
+
+    @Test
+    @EnabledIfEnvironmentVariable(named = "FERRY_TEST_RABBITMQ_AMQP10", matches = "true")
+    void rabbitMqOverAmqp10ToArtemis() throws Exception {
+        declare(in);
+        try (TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
+            bridge(amqp10("local"), "/amq/queue/" + in, CrossVendorBridgeTest.artemis("remote", artemis.url()), "out");
+        }
+    }
+
+    @Test
+    @EnabledIfEnvironmentVariable(named = "FERRY_TEST_RABBITMQ_AMQP10", matches = "true")
+    void artemisToRabbitMqOverAmqp10() throws Exception {
+        declare(out);
+        try (TestBroker artemis = TestBroker.started("local", dir.resolve("artemis"))) {
+            bridge(CrossVendorBridgeTest.artemis("local", artemis.url()), "in", amqp10("remote"), "/amq/queue/" + out);
+        }
+    }
+
+    private void bridge(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue) throws Exception {
+        try (ProviderClient sender = new ProviderClient(source)) {
+            sender.send(sourceQueue, false, 0, MESSAGES, SIZE);
+        }
+        AdapterConfig config = AdapterConfig.empty().connection(source.name(), CrossVendorBridgeTest.yaml(source))
+                .connection(target.name(), CrossVendorBridgeTest.yaml(target))
+                .channel(AdapterConfig.Channel.of("rabbit").consume(source.name(), "queue", sourceQueue)
+                        .produce(target.name(), "queue", targetQueue).workflow("send-events", false));
+        ProviderClient.Received received;
+        try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml());
+             ProviderClient receiver = new ProviderClient(target)) {
+            received = receiver.receive(targetQueue, MESSAGES, DEADLINE);
+        }
+        received.assertEachOnceAsSent(0, MESSAGES, SIZE);
+    }
+
+    private static ConnectionSettings rabbitMq(String name) {
+        return new ConnectionSettings(name, "rabbitmq", System.getenv("FERRY_TEST_RABBITMQ_URL"), user(), password(), null, Map.of(), true);
+    }
+
+    /** The same server through its AMQP 1.0 plugin, which has no transactions. */
+    private static ConnectionSettings amqp10(String name) {
+        URI uri = URI.create(System.getenv("FERRY_TEST_RABBITMQ_URL"));
+        return new ConnectionSettings(name, "amqp", "amqp://" + uri.getHost() + ":" + (uri.getPort() > 0 ? uri.getPort() : 5672),
+                user(), password(), null, Map.of(), false);
+    }
+
+    /** A durable queue for the AMQP 1.0 plugin's /amq/queue/ address, which names an existing queue. */
+    private static void declare(String queue) throws Exception {
+        try (Connection connection = amqp091().newConnection(); Channel channel = connection.createChannel()) {
+            channel.queueDeclare(queue, true, false, false, null);
+        }
+    }
+
+    private static ConnectionFactory amqp091() throws Exception {
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setUri(System.getenv("FERRY_TEST_RABBITMQ_URL"));
+        factory.setUsername(user());
+        factory.setPassword(password());
+        return factory;
+    }
+
+    private static String user() {
+        String user = System.getenv("FERRY_TEST_RABBITMQ_USER");
+        return user == null || user.isBlank() ? "guest" : user;
+    }
+
+    private static String password() {
+        String password = System.getenv("FERRY_TEST_RABBITMQ_PASSWORD");
+        return password == null || password.isBlank() ? "guest" : password;
+    }
+}
