@@ -56,13 +56,14 @@ class FerryCommandLineTest {
     }
 
     @Test
-    void aMalformedConfigFileIsOneLineAndExitCodeTwo() throws Exception {
+    void aMalformedConfigFileIsOneLinePerProblemAndExitCodeTwo() throws Exception {
         Path file = AdapterConfig.empty().connection("local", "tcp://h:1").channel(AdapterConfig.Channel.of("x"))
                 .write(dir.resolve("bad.yml"));
         CommandRun result = run("run", "-c", file.toString());
         assertThat(result.exitCode()).isEqualTo(2);
-        assertThat(result.err().lines()).hasSize(1);
-        assertThat(result.err()).startsWith("ferry run: " + file + ": ").contains("must not be null");
+        assertThat(result.err().lines()).containsExactly(
+                "ferry run: " + file + ": ferry.channels[0].consume: is missing",
+                "ferry run: " + file + ": ferry.channels[0].produce: is missing");
     }
 
     @Test

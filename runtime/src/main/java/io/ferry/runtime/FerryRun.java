@@ -29,6 +29,12 @@ public final class FerryRun {
     private FerryRun() {
     }
 
+    /** Every problem of the configuration, one line each, and the exit code that says the configuration was refused. */
+    private static int refused(ConfigException e) {
+        e.lines().forEach(line -> System.err.println("ferry run: " + line));
+        return EXIT_BAD_CONFIG;
+    }
+
     /**
      * Runs the channels of {@code config} until the process is told to stop, then prints their statistics
      * (and writes them to {@code statisticsFile} unless it is null). Returns the process's exit code.
@@ -38,16 +44,14 @@ public final class FerryRun {
         try {
             Thread.currentThread().setContextClassLoader(LoaderPath.servicesClassLoader());
         } catch (ConfigException e) {
-            System.err.println("ferry run: " + e.getMessage());
-            return EXIT_BAD_CONFIG;
+            return refused(e);
         }
         FerryChannels channels;
         try {
             FerryProperties properties = new FerryConfigLoader().load(config);
             channels = new FerryChannels(properties, config, TimingRegistry.global(), System.out);
         } catch (ConfigException e) {
-            System.err.println("ferry run: " + e.getMessage());
-            return EXIT_BAD_CONFIG;
+            return refused(e);
         }
         channels.writeStatisticsOnStop(statisticsFile);
         // Spring Boot would silence and reconfigure logging while the channels already log: logback

@@ -67,9 +67,17 @@ public final class FerryChannels implements SmartLifecycle {
         this.registry = registry;
         this.out = out;
         ServiceFactories factories = new ServiceFactories(LoaderPath.servicesClassLoader());
+        List<String> problems = new ArrayList<>();
         for (int i = 0; i < properties.channels().size(); i++) {
-            FerryChannel channel = build(properties.channels().get(i), i, factories);
-            channels.put(channel.id(), channel);
+            try {
+                FerryChannel channel = build(properties.channels().get(i), i, factories);
+                channels.put(channel.id(), channel);
+            } catch (ConfigException e) {
+                problems.addAll(e.lines());
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw ConfigException.of(problems);
         }
     }
 
@@ -153,13 +161,17 @@ public final class FerryChannels implements SmartLifecycle {
                                       JmsEndpoints endpoints, Backoff reconnect) {
         FerryProperties.Workflow config = channel.workflow();
         List<Service> services = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
         for (int s = 0; s < config.services().size(); s++) {
             FerryProperties.ServiceDefinition definition = config.services().get(s);
             try {
                 services.add(factories.create(definition.type(), definition.id(), definition.settings()));
             } catch (IllegalArgumentException e) {
-                throw new ConfigException(configFile + ": ferry.channels[" + index + "].workflow.services[" + s + "]: " + e.getMessage());
+                problems.add(configFile + ": ferry.channels[" + index + "].workflow.services[" + s + "]: " + e.getMessage());
             }
+        }
+        if (!problems.isEmpty()) {
+            throw ConfigException.of(problems);
         }
         String workflowId = config.id() != null ? config.id() : channel.id();
         WorkflowSettings settings = WorkflowSettings.of(channel.id(), workflowId)

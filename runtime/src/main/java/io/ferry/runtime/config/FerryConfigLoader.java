@@ -6,12 +6,14 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 import jakarta.validation.Validation;
@@ -19,20 +21,15 @@ import jakarta.validation.ValidatorFactory;
 
 import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
 import org.springframework.boot.context.properties.bind.BindException;
-import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
-import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
-import org.springframework.boot.context.properties.bind.validation.BindValidationException;
-import org.springframework.boot.context.properties.bind.validation.ValidationBindHandler;
+import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.convert.ConversionService;
+import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.io.FileSystemResource;
-import org.springframework.validation.FieldError;
-import org.springframework.validation.ObjectError;
-import org.springframework.validation.beanvalidation.SpringValidatorAdapter;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 import io.ferry.core.provider.BrokerProvider;
@@ -42,14 +39,23 @@ import io.ferry.core.provider.InvalidConnectionException;
 import io.ferry.workflow.ServiceFactories;
 
 /**
- * Reads, binds and checks the YAML configuration before anything connects. Every problem becomes
- * one {@link ConfigException} line naming the key: a missing file, YAML syntax, an unknown key,
- * a wrong value, a reference to an unknown connection, duplicate ids.
+ * Reads, binds and checks the YAML configuration before anything connects. Every problem is one line
+ * naming the key, and every problem of a file is reported at once ({@link ConfigException}): a key
+ * the configuration does not have, at any depth (a typo), a value not of its key's type, a value out
+ * of range, a reference to an unknown connection, duplicate ids, connection settings the provider
+ * refuses. A file that is missing or not YAML is one problem, reported alone.
  * {@code ${NAME:default}} placeholders are resolved from the environment and system properties.
  */
 public final class FerryConfigLoader {
 
     private static final String PREFIX = "ferry";
+    /** Spring Boot's own sections, which apply to the management port; read by Spring Boot, not here. */
+    private static final Set<String> SPRING_SECTIONS = Set.of("spring", "server", "management");
+    /** Read by nobody: logback keeps its logback.xml. Refused rather than silently ignored. */
+    private static final String LOGGING = "logging";
+    private static final ConversionService CONVERSION = ApplicationConversionService.getSharedInstance();
+
+    private final ConfigurationKeys keys = ConfigurationKeys.ofFerry();
 
     public FerryProperties load(Path file) {
         if (!Files.isRegularFile(file)) {
@@ -61,8 +67,19 @@ public final class FerryConfigLoader {
         StandardEnvironment environment = new StandardEnvironment();
         List<PropertySource<?>> yaml = parse(file);
         yaml.forEach(environment.getPropertySources()::addFirst);
-        FerryProperties properties = bind(file, Binder.get(environment), yaml);
-        checkReferences(file, properties);
+        List<String> problems = new ArrayList<>();
+        checkKeysAndValues(yaml, environment, problems);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(file, problems);
+        }
+        FerryProperties properties = bind(file, Binder.get(environment), problems);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(file, problems);
+        }
+        checkReferences(properties, problems);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(file, problems);
+        }
         return properties;
     }
 
@@ -81,64 +98,164 @@ public final class FerryConfigLoader {
         }
     }
 
-    /** Binds and validates; keys of the file that match nothing are errors (environment variables are not checked). */
-    private static FerryProperties bind(Path file, Binder binder, List<PropertySource<?>> yaml) {
-        try (ValidatorFactory factory = Validation.byDefaultProvider().configure()
-                .messageInterpolator(new ParameterMessageInterpolator()).buildValidatorFactory()) {
-            BindHandler handler = new ValidationBindHandler(
-                    new NoUnboundElementsBindHandler(BindHandler.DEFAULT, source -> yaml.contains(source.getUnderlyingSource())),
-                    new SpringValidatorAdapter(factory.getValidator()));
-            return binder.bind(PREFIX, Bindable.of(FerryProperties.class), handler)
+    /**
+     * Every key of the file is one the configuration has (or a section of Spring Boot's own), and its value,
+     * placeholders resolved, is of the key's type. Binding alone would let a misspelled key below a list's
+     * element pass unnoticed, and would stop at the first value it cannot convert.
+     */
+    private void checkKeysAndValues(List<PropertySource<?>> yaml, StandardEnvironment environment, List<String> problems) {
+        boolean ferrySection = yaml.stream().anyMatch(source -> source instanceof EnumerablePropertySource<?> enumerable
+                && Arrays.stream(enumerable.getPropertyNames()).anyMatch(name -> name.split("[.\\[]", 2)[0].equals(PREFIX)));
+        if (!ferrySection) {
+            problems.add("no 'ferry:' section");
+            return;
+        }
+        Set<String> unknown = new LinkedHashSet<>();
+        for (PropertySource<?> source : yaml) {
+            if (!(source instanceof EnumerablePropertySource<?> enumerable)) {
+                continue;
+            }
+            for (String name : enumerable.getPropertyNames()) {
+                String root = name.split("[.\\[]", 2)[0];
+                if (SPRING_SECTIONS.contains(root)) {
+                    continue;
+                }
+                if (root.equals(LOGGING)) {
+                    problems.add(name + ": not read: logging is configured by logback.xml (-Dlogback.configurationFile=...)");
+                    continue;
+                }
+                if (!root.equals(PREFIX)) {
+                    unknown.add(root);
+                    continue;
+                }
+                ConfigurationKeys.Key key = keys.find(name);
+                Object raw = enumerable.getProperty(name);
+                if (key == null) {
+                    if (!(keys.isParent(name) && isEmpty(raw))) {
+                        unknown.add(keys.unknownPart(name));
+                    }
+                    continue;
+                }
+                checkValue(name, key, raw, environment, problems);
+            }
+        }
+        for (String name : unknown) {
+            problems.add(name + ": unknown key" + (name.contains(".") || name.contains("[") ? ""
+                    : " (a Ferry configuration has a 'ferry:' section, and Spring Boot's spring:, server: and management: ones)"));
+        }
+    }
+
+    private static void checkValue(String name, ConfigurationKeys.Key key, Object raw, StandardEnvironment environment, List<String> problems) {
+        if (key.takesAnyKeyBelow() || raw == null || key.type() == String.class) {
+            if (raw instanceof CharSequence text) {
+                resolve(name, text.toString(), environment, problems);
+            }
+            return;
+        }
+        String value = resolve(name, String.valueOf(raw), environment, problems);
+        if (value == null) {
+            return;
+        }
+        try {
+            CONVERSION.convert(value.strip(), key.type());
+        } catch (RuntimeException e) {
+            problems.add(name + ": " + (key.type().isEnum() ? "unknown value '" + value + "' (known: " + known(key.type()) + ")"
+                    : "'" + value + "' is not " + describe(key.type())));
+        }
+    }
+
+    /** The value with its placeholders resolved; null (and a problem) when a placeholder has neither a value nor a default. */
+    private static String resolve(String name, String value, StandardEnvironment environment, List<String> problems) {
+        try {
+            return environment.resolveRequiredPlaceholders(value);
+        } catch (IllegalArgumentException e) {
+            problems.add(name + ": " + oneLine(e.getMessage()) + " (write ${NAME:default} for a default, ${NAME:} for none)");
+            return null;
+        }
+    }
+
+    private static boolean isEmpty(Object value) {
+        return value == null || value instanceof CharSequence text && text.toString().isBlank();
+    }
+
+    private static String describe(Class<?> type) {
+        if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
+            return "a whole number";
+        }
+        if (type == double.class || type == Double.class) {
+            return "a number";
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return "true or false";
+        }
+        if (type == Duration.class) {
+            return "a duration (write it like 500ms, 10s or 2m)";
+        }
+        return "a " + type.getSimpleName();
+    }
+
+    private static String known(Class<?> enumType) {
+        return String.join(", ", Arrays.stream(enumType.getEnumConstants()).map(constant -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT))
+                .toList());
+    }
+
+    /**
+     * Binds, then validates the whole: every value out of range is one problem, all of them reported
+     * together (validating while binding would stop at the first object with a problem).
+     */
+    private static FerryProperties bind(Path file, Binder binder, List<String> problems) {
+        FerryProperties properties;
+        try {
+            properties = binder.bind(PREFIX, Bindable.of(FerryProperties.class))
                     .orElseThrow(() -> new ConfigException(file + ": no 'ferry:' section"));
         } catch (BindException e) {
-            throw new ConfigException(file + ": " + describe(e));
+            String key = e.getProperty() != null ? e.getProperty().getName().toString() : e.getName().toString();
+            throw new ConfigException(file, List.of(key + ": " + oneLine(rootCause(e).getMessage())));
         }
+        try (ValidatorFactory factory = Validation.byDefaultProvider().configure()
+                .messageInterpolator(new ParameterMessageInterpolator()).buildValidatorFactory()) {
+            factory.getValidator().validate(properties).stream()
+                    .map(violation -> key(violation.getPropertyPath()) + ": " + violation.getMessage())
+                    .sorted().forEach(problems::add);
+        }
+        return properties;
     }
 
-    private static String describe(BindException e) {
-        Throwable cause = e.getCause();
-        if (cause instanceof BindValidationException validation) {
-            List<ObjectError> errors = validation.getValidationErrors().getAllErrors();
-            ObjectError first = errors.get(0);
-            // The object's name is the bound key ("ferry.channels[0].workflow"); the field is a Java name.
-            String key = first instanceof FieldError field
-                    ? first.getObjectName() + "." + kebabCase(field.getField()) : first.getObjectName();
-            String more = errors.size() > 1 ? " (and " + (errors.size() - 1) + " more problems)" : "";
-            return key + ": " + first.getDefaultMessage() + more;
+    /** A violation's path as the key is written: channels[0].workflow.poolSize is ferry.channels[0].workflow.pool-size. */
+    private static String key(jakarta.validation.Path path) {
+        StringBuilder key = new StringBuilder(PREFIX);
+        for (jakarta.validation.Path.Node node : path) {
+            if (node.getIndex() != null) {
+                key.append('[').append(node.getIndex()).append(']');
+            } else if (node.getKey() != null) {
+                key.append('.').append(node.getKey());
+            }
+            if (node.getName() != null && !node.getName().startsWith("<")) {
+                key.append('.').append(ConfigurationKeys.kebab(node.getName()));
+            }
         }
-        if (cause instanceof UnboundConfigurationPropertiesException unbound) {
-            String key = unbound.getUnboundProperties().iterator().next().getName().toString();
-            return key + ": unknown key";
-        }
-        String key = e.getProperty() != null ? e.getProperty().getName().toString() : e.getName().toString();
-        Class<?> type = e.getTarget().getType().resolve();
-        if (type != null && type.isEnum() && e.getProperty() != null) {
-            List<String> known = Arrays.stream(type.getEnumConstants())
-                    .map(constant -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT)).toList();
-            return key + ": unknown value '" + e.getProperty().getValue() + "' (known: " + String.join(", ", known) + ")";
-        }
-        return key + ": " + oneLine(rootCause(e).getMessage());
+        return key.toString();
     }
 
-    private static void checkReferences(Path file, FerryProperties properties) {
+    private static void checkReferences(FerryProperties properties, List<String> problems) {
         ServiceFactories services = new ServiceFactories(LoaderPath.servicesClassLoader());
-        Map<String, BrokerProvider> providers = checkConnections(file, properties);
+        Map<String, BrokerProvider> providers = checkConnections(properties, problems);
         Set<String> ids = new HashSet<>();
         for (int i = 0; i < properties.channels().size(); i++) {
             FerryProperties.Channel channel = properties.channels().get(i);
             String key = PREFIX + ".channels[" + i + "]";
             if (!ids.add(channel.id())) {
-                throw new ConfigException(file + ": " + key + ".id: duplicate channel id '" + channel.id() + "'");
+                problems.add(key + ".id: duplicate channel id '" + channel.id() + "'");
             }
-            checkConnection(file, properties, key + ".consume.connection", channel.consume().connection());
-            checkConnection(file, properties, key + ".produce.connection", channel.produce().connection());
-            checkDestination(file, key + ".consume", channel.consume(), true);
-            checkDestination(file, key + ".produce", channel.produce(), false);
-            checkSubscription(file, key + ".consume", channel.consume(), properties, providers);
+            checkConnection(properties, key + ".consume.connection", channel.consume().connection(), problems);
+            checkConnection(properties, key + ".produce.connection", channel.produce().connection(), problems);
+            checkDestination(key + ".consume", channel.consume(), true, problems);
+            checkDestination(key + ".produce", channel.produce(), false, problems);
+            checkSubscription(key + ".consume", channel.consume(), properties, providers, problems);
             Duration linger = channel.workflow().batchLinger();
             if (!linger.isZero() && linger.compareTo(Duration.ofMillis(1)) < 0) {
                 // A receive waits in whole milliseconds: a shorter linger would silently be none.
-                throw new ConfigException(file + ": " + key + ".workflow.batch-linger: must be 0ms or at least 1ms");
+                problems.add(key + ".workflow.batch-linger: must be 0ms or at least 1ms");
             }
             Set<String> serviceIds = new HashSet<>();
             List<FerryProperties.ServiceDefinition> definitions = channel.workflow().services();
@@ -146,21 +263,20 @@ public final class FerryConfigLoader {
                 FerryProperties.ServiceDefinition service = definitions.get(s);
                 String serviceKey = key + ".workflow.services[" + s + "]";
                 if (!serviceIds.add(service.id())) {
-                    throw new ConfigException(file + ": " + serviceKey + ".id: duplicate service id '" + service.id() + "'");
+                    problems.add(serviceKey + ".id: duplicate service id '" + service.id() + "'");
                 }
                 if (!services.knows(service.type())) {
-                    throw new ConfigException(file + ": " + serviceKey + ".type: unknown service type '" + service.type()
+                    problems.add(serviceKey + ".type: unknown service type '" + service.type()
                             + "' (known: " + String.join(", ", services.types()) + ")");
                 }
             }
         }
-        checkConnection(file, properties, PREFIX + ".events.connection", properties.events().connection());
+        checkConnection(properties, PREFIX + ".events.connection", properties.events().connection(), problems);
         FerryProperties.Reconnect reconnect = properties.reconnect();
         if (reconnect.maxInterval().compareTo(reconnect.initialInterval()) < 0) {
-            throw new ConfigException(file + ": " + PREFIX + ".reconnect.max-interval: must not be below "
-                    + PREFIX + ".reconnect.initial-interval");
+            problems.add(PREFIX + ".reconnect.max-interval: must not be below " + PREFIX + ".reconnect.initial-interval");
         }
-        checkManagement(file, properties.management());
+        checkManagement(properties.management(), problems);
     }
 
     /**
@@ -168,7 +284,7 @@ public final class FerryConfigLoader {
      * connects: the provider's name, the URL, a factory class and its properties. Classes are looked up
      * on the loader path too, as the bridge will.
      */
-    private static Map<String, BrokerProvider> checkConnections(Path file, FerryProperties properties) {
+    private static Map<String, BrokerProvider> checkConnections(FerryProperties properties, List<String> problems) {
         Map<String, BrokerProvider> providers = new LinkedHashMap<>();
         Thread thread = Thread.currentThread();
         ClassLoader before = thread.getContextClassLoader();
@@ -179,7 +295,7 @@ public final class FerryConfigLoader {
                 try {
                     providers.put(connection.getKey(), BrokerProviders.onClassPath().checked(connection.getValue().settings(connection.getKey())));
                 } catch (InvalidConnectionException e) {
-                    throw new ConfigException(file + ": " + key + "." + e.setting() + ": " + oneLine(e.getMessage()));
+                    problems.add(key + "." + e.setting() + ": " + oneLine(e.getMessage()));
                 }
             }
         } finally {
@@ -189,8 +305,8 @@ public final class FerryConfigLoader {
     }
 
     /** A consumed topic is read through a JMS 2 shared subscription: refused where the provider has none of that kind. */
-    private static void checkSubscription(Path file, String key, FerryProperties.Endpoint consume, FerryProperties properties,
-                                          Map<String, BrokerProvider> providers) {
+    private static void checkSubscription(String key, FerryProperties.Endpoint consume, FerryProperties properties,
+                                          Map<String, BrokerProvider> providers, List<String> problems) {
         BrokerProvider provider = providers.get(consume.connection());
         if (!consume.isTopic() || provider == null) {
             return;
@@ -198,23 +314,24 @@ public final class FerryConfigLoader {
         Capabilities can = provider.capabilities(properties.connections().get(consume.connection()).settings(consume.connection()));
         boolean durable = consume.subscription() != null;
         if (durable && !can.sharedDurableSubscriptions()) {
-            throw new ConfigException(file + ": " + key + ".subscription: the " + provider.name() + " provider's client has no JMS 2 shared "
+            problems.add(key + ".subscription: the " + provider.name() + " provider's client has no JMS 2 shared "
                     + "durable subscriptions; consume a queue instead");
         }
         if (!durable && !can.sharedSubscriptions()) {
-            throw new ConfigException(file + ": " + key + ".topic: the " + provider.name() + " provider's client has no JMS 2 shared "
-                    + "non-durable subscriptions; " + (can.sharedDurableSubscriptions() ? "give a subscription (a durable one)" : "consume a queue instead"));
+            problems.add(key + ".topic: the " + provider.name() + " provider's client has no JMS 2 shared non-durable subscriptions; "
+                    + (can.sharedDurableSubscriptions() ? "give a subscription (a durable one)" : "consume a queue instead"));
         }
     }
 
     /** Credentials come in pairs; a management port reachable from other hosts is never open. */
-    private static void checkManagement(Path file, FerryProperties.Management management) {
+    private static void checkManagement(FerryProperties.Management management, List<String> problems) {
         String key = PREFIX + ".management";
         boolean user = management.user() != null && !management.user().isBlank();
         boolean password = management.password() != null && !management.password().isEmpty();
         if (user != password) {
-            throw new ConfigException(file + ": " + key + (user ? ".password" : ".user") + ": missing; set both "
+            problems.add(key + (user ? ".password" : ".user") + ": missing; set both "
                     + key + ".user and " + key + ".password (FERRY_MANAGEMENT_USER, FERRY_MANAGEMENT_PASSWORD)");
+            return;
         }
         if (!management.enabled()) {
             return;
@@ -223,38 +340,32 @@ public final class FerryConfigLoader {
         try {
             address = InetAddress.getByName(management.address());
         } catch (UnknownHostException e) {
-            throw new ConfigException(file + ": " + key + ".address: unknown host '" + management.address() + "'");
+            problems.add(key + ".address: unknown host '" + management.address() + "'");
+            return;
         }
         if (!address.isLoopbackAddress() && !user) {
-            throw new ConfigException(file + ": " + key + ".user: required when " + key + ".address ("
-                    + management.address() + ") is not a loopback address; set FERRY_MANAGEMENT_USER and FERRY_MANAGEMENT_PASSWORD");
+            problems.add(key + ".user: required when " + key + ".address (" + management.address()
+                    + ") is not a loopback address; set FERRY_MANAGEMENT_USER and FERRY_MANAGEMENT_PASSWORD");
         }
     }
 
-    private static void checkDestination(Path file, String key, FerryProperties.Endpoint endpoint, boolean consumed) {
+    private static void checkDestination(String key, FerryProperties.Endpoint endpoint, boolean consumed, List<String> problems) {
         boolean queue = endpoint.queue() != null && !endpoint.queue().isBlank();
         boolean topic = endpoint.topic() != null && !endpoint.topic().isBlank();
         if (queue == topic) {
-            throw new ConfigException(file + ": " + key + ": " + (queue ? "set either queue or topic, not both" : "needs a queue or a topic"));
+            problems.add(key + ": " + (queue ? "set either queue or topic, not both" : "needs a queue or a topic"));
         }
         if (endpoint.subscription() != null && !(topic && consumed)) {
-            throw new ConfigException(file + ": " + key + ".subscription: only a consumed topic has a subscription");
-        }
-        if (endpoint.subscription() != null && endpoint.subscription().isBlank()) {
-            throw new ConfigException(file + ": " + key + ".subscription: must not be blank (leave it out for a non-durable subscription)");
-        }
-    }
-
-    private static void checkConnection(Path file, FerryProperties properties, String key, String name) {
-        if (!properties.connections().containsKey(name)) {
-            throw new ConfigException(file + ": " + key + ": unknown connection '" + name
-                    + "' (known: " + String.join(", ", properties.connections().keySet()) + ")");
+            problems.add(key + ".subscription: only a consumed topic has a subscription");
+        } else if (endpoint.subscription() != null && endpoint.subscription().isBlank()) {
+            problems.add(key + ".subscription: must not be blank (leave it out for a non-durable subscription)");
         }
     }
 
-    /** poolSize -> pool-size, as the key is written in the file. */
-    private static String kebabCase(String javaName) {
-        return javaName.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+    private static void checkConnection(FerryProperties properties, String key, String name, List<String> problems) {
+        if (name != null && !properties.connections().containsKey(name)) {
+            problems.add(key + ": unknown connection '" + name + "' (known: " + String.join(", ", properties.connections().keySet()) + ")");
+        }
     }
 
     private static String yamlProblem(Throwable cause) {

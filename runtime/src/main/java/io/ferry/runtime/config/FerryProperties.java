@@ -43,7 +43,7 @@ public record FerryProperties(
      */
     public record Reconnect(
             @DefaultValue("100ms") @DurationMin(millis = 1, message = POSITIVE) Duration initialInterval,
-            @DefaultValue("2.0") @jakarta.validation.constraints.DecimalMin("1.0") double multiplier,
+            @DefaultValue("2.0") @jakarta.validation.constraints.DecimalMin(value = "1.0", message = "must be at least 1.0") double multiplier,
             @DefaultValue("5s") @DurationMin(millis = 1, message = POSITIVE) Duration maxInterval,
             @DefaultValue("0") @Min(0) int maxAttempts) {
     }
@@ -85,8 +85,8 @@ public record FerryProperties(
      */
     public record Channel(
             @NotBlank String id,
-            @NotNull @Valid Endpoint consume,
-            @NotNull @Valid Endpoint produce,
+            @NotNull(message = "is missing") @Valid Endpoint consume,
+            @NotNull(message = "is missing") @Valid Endpoint produce,
             @NotBlank @DefaultValue("ferry.errors") String errorQueue,
             @Valid @DefaultValue Workflow workflow) {
     }

@@ -1,0 +1,164 @@
+package io.ferry.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+
+import io.ferry.broker.testing.ProjectDirectory;
+import io.ferry.runtime.config.ConfigException;
+import io.ferry.runtime.config.FerryConfigLoader;
+
+/**
+ * The mistakes an operator makes in a configuration file, each refused before anything connects:
+ * one line per problem naming the whole key, every problem of the file at once, in plain words.
+ */
+class ConfigurationMistakesTest {
+
+    @TempDir
+    Path dir;
+
+    private final FerryConfigLoader loader = new FerryConfigLoader();
+
+    @Test
+    void misspelledKeysBelowAChannelAreRefusedAllAtOnce() throws IOException {
+        Path file = write(shipped()
+                .replace("        pool-size: 10", "        pool-sise: 4")
+                .replace("        batch-size: 100 ", "        batch-sise: 10 ")
+                .replace("        queue: in", "        queue: in\n        subscriptoin: x"));
+
+        assertThatThrownBy(() -> loader.load(file)).isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).lines()).containsExactlyInAnyOrder(
+                        file + ": ferry.channels[0].workflow.pool-sise: unknown key",
+                        file + ": ferry.channels[0].workflow.batch-sise: unknown key",
+                        file + ": ferry.channels[0].consume.subscriptoin: unknown key"));
+    }
+
+    @Test
+    void problemsOfEveryKindAreReportedTogetherOneLineEach() throws IOException {
+        Path file = write(shipped()
+                .replace("        pool-size: 10", "        pool-size: many")
+                .replace("    multiplier: 2.0", "    multiplier: 0.5")
+                .replace("        connection: remote", "        connection: remot"));
+
+        // Values that are not of their key's type come first; bound values and references after.
+        assertThatThrownBy(() -> loader.load(file)).isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).lines()).containsExactly(
+                        file + ": ferry.channels[0].workflow.pool-size: 'many' is not a whole number"));
+        Path typed = write(Files.readString(file).replace("pool-size: many", "pool-size: 10"));
+        assertThatThrownBy(() -> loader.load(typed)).isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).lines()).containsExactly(
+                        typed + ": ferry.reconnect.multiplier: must be at least 1.0"));
+        Path bound = write(Files.readString(typed).replace("multiplier: 0.5", "multiplier: 2.0"));
+        assertThatThrownBy(() -> loader.load(bound)).isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).lines()).containsExactly(
+                        bound + ": ferry.channels[0].produce.connection: unknown connection 'remot' (known: local, remote)"));
+    }
+
+    @Test
+    void messagesArePlainTextWithoutExpressionsOrValidatorWarnings() throws IOException {
+        Logger validator = (Logger) LoggerFactory.getLogger("org.hibernate.validator");
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        validator.addAppender(logged);
+        try {
+            Path file = write(shipped().replace("    multiplier: 2.0", "    multiplier: 0.5")
+                    .replace("        max-attempts: 3 ", "        max-attempts: 0 ")
+                    .replace("    queue-capacity: 20000 ", "    queue-capacity: 0 ")
+                    .replace("    max-interval: 5s", "    max-interval: 0s"));
+            assertThatThrownBy(() -> loader.load(file)).isInstanceOf(ConfigException.class)
+                    .satisfies(e -> assertThat(((ConfigException) e).lines()).hasSize(4)
+                            .allSatisfy(line -> assertThat(line).doesNotContain("${", "{value}", "HV0")));
+        } finally {
+            validator.detachAppender(logged);
+        }
+        assertThat(logged.list).as("validator warnings")
+                .filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.WARN)).isEmpty();
+    }
+
+    @Test
+    void brokerUrlsInTheFormsTheClientReadsAreTakenAndBrokenOnesRefused() throws IOException {
+        for (String url : List.of("(tcp://127.0.0.1:61616,tcp://127.0.0.1:61626)?ha=true&reconnectAttempts=0",
+                "udp://231.7.7.7:9876", "tcp://127.0.0.1")) {
+            Path file = write(shipped().replace("${FERRY_LOCAL_URL:tcp://127.0.0.1:61616}", url));
+            assertThat(loader.load(file).connections().get("local").url()).isEqualTo(url);
+        }
+        Path notANumber = write(shipped().replace("${FERRY_LOCAL_URL:tcp://127.0.0.1:61616}", "tcp://127.0.0.1:notaport"));
+        assertThatThrownBy(() -> loader.load(notANumber)).hasMessage(notANumber
+                + ": ferry.connections.local.url: 'tcp://127.0.0.1:notaport': port 'notaport' is not a number");
+        Path outOfRange = write(shipped().replace("${FERRY_LOCAL_URL:tcp://127.0.0.1:61616}", "tcp://127.0.0.1:99999"));
+        assertThatThrownBy(() -> loader.load(outOfRange)).hasMessage(outOfRange
+                + ": ferry.connections.local.url: 'tcp://127.0.0.1:99999': port 99999 is out of range (1-65535)");
+        Path inAList = write(shipped().replace("${FERRY_LOCAL_URL:tcp://127.0.0.1:61616}", "(tcp://a:61616,tcp://b:616160)?ha=true"));
+        assertThatThrownBy(() -> loader.load(inAList)).hasMessage(inAList
+                + ": ferry.connections.local.url: '(tcp://a:61616,tcp://b:616160)?ha=true': port 616160 is out of range (1-65535)");
+    }
+
+    @Test
+    void everyKeyOfTheShippedConfigurationMisspelledIsOneLineNamingIt() throws IOException {
+        List<String> lines = shipped().lines().toList();
+        List<String> checked = new ArrayList<>();
+        List<String> path = new ArrayList<>();
+        List<Integer> indents = new ArrayList<>();
+        Pattern keyLine = Pattern.compile("^(\\s*)(- )?([a-z][a-z-]*):");
+        int listIndex = -1;
+        for (int i = 0; i < lines.size(); i++) {
+            Matcher matcher = keyLine.matcher(lines.get(i));
+            if (!matcher.find()) {
+                continue;
+            }
+            int indent = matcher.group(1).length() + (matcher.group(2) == null ? 0 : 2);
+            while (!indents.isEmpty() && indents.get(indents.size() - 1) >= indent) {
+                indents.remove(indents.size() - 1);
+                path.remove(path.size() - 1);
+            }
+            String key = matcher.group(3);
+            if (matcher.group(2) != null) {
+                listIndex++;
+                path.set(path.size() - 1, path.get(path.size() - 1).replaceAll("\\[\\d+]$", "") + "[" + listIndex + "]");
+            }
+            String parent = String.join(".", path);
+            String full = parent.isEmpty() ? key : parent + "." + key;
+            path.add(key);
+            indents.add(indent);
+            if (key.equals("ferry") || full.matches("ferry\\.connections\\.[^.]+")) {
+                continue; // the section itself, and the names the user chose (the connections')
+            }
+            String misspelled = full.substring(0, full.length() - key.length()) + key + "x";
+            List<String> edited = new ArrayList<>(lines);
+            edited.set(i, lines.get(i).replaceFirst(Pattern.quote(key) + ":", key + "x:"));
+            Path file = write(String.join("\n", edited) + "\n");
+            assertThatThrownBy(() -> loader.load(file)).as(full).isInstanceOf(ConfigException.class)
+                    .satisfies(e -> assertThat(((ConfigException) e).lines()).as(full)
+                            .containsExactly(file + ": " + misspelled + ": unknown key"));
+            checked.add(full);
+        }
+        assertThat(checked).as("keys walked").contains("ferry.connections.local.url", "ferry.channels[0].workflow.pool-size",
+                "ferry.management.password").hasSizeGreaterThan(30);
+    }
+
+    private static String shipped() throws IOException {
+        return Files.readString(ProjectDirectory.config("ferry.yml"));
+    }
+
+    private Path write(String yaml) throws IOException {
+        Path file = Files.createTempFile(dir, "ferry", ".yml");
+        Files.writeString(file, yaml);
+        return file;
+    }
+}
