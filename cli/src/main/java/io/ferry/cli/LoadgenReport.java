@@ -23,7 +23,7 @@ final class LoadgenReport {
                   sent        %d by %s, %s, %s
                   elapsed     %.3f s
                   throughput  %.1f msg/s%s
-                """, report.runId(), settings.queue(), settings.broker().maskedUrl(), report.sent(), producers(report.sentPerProducer().values()),
+                """, report.runId(), settings.queue(), settings.broker().location(), report.sent(), producers(report.sentPerProducer().values()),
                 settings.persistent() ? "persistent" : "non-persistent", settings.kind().name().toLowerCase(Locale.ROOT),
                 report.elapsed().toNanos() / 1e9, report.ratePerSecond(),
                 settings.ratePerSecond() > 0 ? String.format(Locale.ROOT, " (target %.1f)", settings.ratePerSecond()) : "");
@@ -40,7 +40,7 @@ final class LoadgenReport {
                   duplicated  %d
                   corrupted   %d
                   unexpected  %d
-                """, settings.runId() == null ? "any" : settings.runId(), settings.queue(), settings.broker().maskedUrl(),
+                """, settings.runId() == null ? "any" : settings.runId(), settings.queue(), settings.broker().location(),
                 delivery.expected() == 0 && settings.expected() == 0 ? "not given" : Long.toString(delivery.expected()),
                 delivery.received(), delivery.delivered(), delivery.missing(), delivery.duplicated(), delivery.corrupted(),
                 delivery.unexpected()));

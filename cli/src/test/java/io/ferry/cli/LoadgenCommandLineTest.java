@@ -116,4 +116,22 @@ class LoadgenCommandLineTest {
         assertThat(receive.exitCode()).isEqualTo(1);
         assertThat(receive.out()).contains("  delivered   10" + NL, "  missing     2" + NL, "  result      NOT CLEAN" + NL);
     }
+
+    @Test
+    void theProviderOptionsReachTheBrokerThroughAnotherClient() {
+        String amqpUrl = broker.url().replace("tcp://", "amqp://");   // the acceptor takes CORE and AMQP
+        CommandRun send = run("loadgen", "send", "--provider", "amqp", "--url", amqpUrl, "--queue", "over-amqp",
+                "--messages", "50", "--size", "100", "--run-id", "amqp-run");
+        CommandRun receive = run("loadgen", "receive", "--provider", "connection-factory",
+                "--class", "org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory", "--property", "brokerURL=" + broker.url(),
+                "--queue", "over-amqp", "--run-id", "amqp-run", "--expected", "50", "--idle-timeout", "2s");
+
+        assertThat(send.exitCode()).as(send.err()).isZero();
+        assertThat(send.out()).startsWith("ferry loadgen send: run amqp-run, queue over-amqp at " + amqpUrl);
+        assertThat(receive.exitCode()).as(receive.err()).isZero();
+        assertThat(receive.out()).startsWith("ferry loadgen receive: run amqp-run, queue over-amqp at "
+                + "org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory, brokerURL=" + broker.url());
+        assertThat(receive.out()).contains("  delivered   50" + NL, "  duplicated  0" + NL, "  corrupted   0" + NL,
+                "  result      clean" + NL);
+    }
 }

@@ -60,7 +60,7 @@ final class BrokerConnection implements AutoCloseable {
                     : factory.createConnection(settings.user(), settings.password());
             return new BrokerConnection(connection, settings.transacted());
         } catch (JMSException | RuntimeException e) {
-            throw new LoadException("cannot connect to " + settings.maskedUrl() + ": " + reason(e, probe), e);
+            throw new LoadException("cannot connect to " + settings.location() + ": " + reason(e, probe), e);
         }
     }
 

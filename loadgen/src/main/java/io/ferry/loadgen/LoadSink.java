@@ -46,7 +46,7 @@ public final class LoadSink {
             ticker.finish(report.ratePerSecond());
             return report;
         } catch (JMSException e) {
-            throw new LoadException("receive from queue '" + settings.queue() + "' at " + settings.broker().maskedUrl() + " failed: "
+            throw new LoadException("receive from queue '" + settings.queue() + "' at " + settings.broker().location() + " failed: "
                     + e.getMessage(), e);
         }
     }

@@ -60,7 +60,7 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
             return new ProducerWorker(connection, session, producer, settings, index, payloads);
         } catch (JMSException e) {
             closeQuietly(connection);
-            throw new LoadException("cannot create a producer on queue '" + settings.queue() + "' at " + settings.broker().maskedUrl()
+            throw new LoadException("cannot create a producer on queue '" + settings.queue() + "' at " + settings.broker().location()
                     + ": " + e.getMessage(), e);
         }
     }

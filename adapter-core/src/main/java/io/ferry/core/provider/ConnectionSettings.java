@@ -68,15 +68,18 @@ public record ConnectionSettings(String name, String provider, String url, Strin
         return url == null ? null : PASSWORD_OPTION.matcher(url).replaceAll("$1****");
     }
 
+    /** Where the broker is, for people: the masked URL, or the factory class with its masked properties. */
+    public String location() {
+        return url != null ? maskedUrl() : appendProperties(new StringBuilder(String.valueOf(factoryClass))).toString();
+    }
+
     @Override
     public String toString() {
         StringBuilder text = new StringBuilder(name).append(" (");
         if (!DEFAULT_PROVIDER.equals(provider)) {
             text.append(provider).append(' ');
         }
-        text.append(url != null ? maskedUrl() : factoryClass);
-        properties.forEach((key, value) -> text.append(", ").append(key).append('=')
-                .append(key.toLowerCase(java.util.Locale.ROOT).contains("password") ? "****" : value));
+        appendProperties(text.append(url != null ? maskedUrl() : factoryClass));
         if (user != null) {
             text.append(", user ").append(user);
         }
@@ -84,5 +87,11 @@ public record ConnectionSettings(String name, String provider, String url, Strin
             text.append(", password ****");
         }
         return text.append(')').toString();
+    }
+
+    private StringBuilder appendProperties(StringBuilder text) {
+        properties.forEach((key, value) -> text.append(", ").append(key).append('=')
+                .append(key.toLowerCase(java.util.Locale.ROOT).contains("password") ? "****" : value));
+        return text;
     }
 }
