@@ -6,8 +6,9 @@ public enum DeliveryGuarantee {
     /** Every message arrives once: the target removes the copy a crash between the two commits would leave. */
     EXACTLY_ONCE("exactly-once"),
     /**
-     * Every message arrives; a copy arrives too only when the adapter stops (or loses the source) between the
-     * target's commit and the source's acknowledgement. Each message carries its source message id for the
+     * Every message arrives; copies of a batch arrive too only when the adapter, the source or the target fails
+     * between the target's commit and the source's acknowledgement (a target that stored a commit but could not
+     * answer it is retried). Each message carries its source message id for the
      * target's consumers to drop the copy.
      */
     AT_LEAST_ONCE("at-least-once");

@@ -1,13 +1,21 @@
 package io.ferry.broker;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.SecureRandom;
 import java.util.Optional;
 
+import javax.net.ssl.KeyManagerFactory;
+
 import org.apache.activemq.broker.BrokerService;
+import org.apache.activemq.broker.SslContext;
 import org.apache.activemq.broker.region.Destination;
 import org.apache.activemq.command.ActiveMQQueue;
 import org.apache.activemq.store.kahadb.KahaDBPersistenceAdapter;
@@ -16,8 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An ActiveMQ Classic broker in this JVM: OpenWire and, when its settings give an AMQP port, AMQP 1.0,
- * with messages in a KahaDB journal in its data directory. No JMX and no web console: nothing but
- * its clients needs a way in.
+ * and, when they give an SSL port, OpenWire over TLS ({@code ssl://}, with the key and certificate of
+ * the settings' keystore; no client certificates asked for), with messages in a KahaDB journal in its
+ * data directory. No JMX and no web console: nothing but its clients needs a way in.
  */
 public final class ClassicBroker implements AutoCloseable {
 
@@ -37,6 +46,11 @@ public final class ClassicBroker implements AutoCloseable {
         checkPortFree(settings.host(), settings.openWirePort());
         if (settings.amqpPort() != 0) {
             checkPortFree(settings.host(), settings.amqpPort());
+        }
+        SslContext ssl = null;
+        if (settings.sslPort() != 0) {
+            checkPortFree(settings.host(), settings.sslPort());
+            ssl = sslContext(settings);
         }
         Path data = settings.dataDirectory().toAbsolutePath();
         BrokerService service = new BrokerService();
@@ -67,6 +81,10 @@ public final class ClassicBroker implements AutoCloseable {
                 // it to the JMS message type and properties the AMQP client sent, as Artemis does.
                 service.addConnector(broker.amqpUrl().orElseThrow() + "?transport.transformer=jms");
             }
+            if (ssl != null) {
+                service.setSslContext(ssl);
+                service.addConnector(broker.sslUrl().orElseThrow());
+            }
             service.start();
             service.waitUntilStarted();
         } catch (Exception e) {
@@ -81,8 +99,8 @@ public final class ClassicBroker implements AutoCloseable {
             throw new BrokerStartException("ActiveMQ Classic broker '" + settings.name() + "' did not start: "
                     + reason(service.getStartException(), data));
         }
-        LOG.info("ActiveMQ Classic broker '{}' listening on {}{} (data {})", settings.name(), broker.url(),
-                broker.amqpUrl().map(amqp -> " and " + amqp).orElse(""), data);
+        LOG.info("ActiveMQ Classic broker '{}' listening on {}{}{} (data {})", settings.name(), broker.url(),
+                broker.amqpUrl().map(amqp -> " and " + amqp).orElse(""), broker.sslUrl().map(tls -> " and " + tls).orElse(""), data);
         return broker;
     }
 
@@ -94,6 +112,11 @@ public final class ClassicBroker implements AutoCloseable {
     /** The AMQP 1.0 URL, e.g. {@code amqp://127.0.0.1:5673}; empty when the broker has no AMQP connector. */
     public Optional<String> amqpUrl() {
         return settings.amqpPort() == 0 ? Optional.empty() : Optional.of("amqp://" + settings.host() + ":" + settings.amqpPort());
+    }
+
+    /** The OpenWire-over-TLS URL, e.g. {@code ssl://127.0.0.1:61619}; empty when the broker has no SSL connector. */
+    public Optional<String> sslUrl() {
+        return settings.sslPort() == 0 ? Optional.empty() : Optional.of("ssl://" + settings.host() + ":" + settings.sslPort());
     }
 
     public ClassicBrokerSettings settings() {
@@ -127,6 +150,24 @@ public final class ClassicBroker implements AutoCloseable {
     private Destination queue(String name) {
         ActiveMQQueue queue = new ActiveMQQueue(name);
         return service.getRegionBroker().getDestinationMap(queue).get(queue);
+    }
+
+    /** The broker's key and certificate from its keystore (PKCS12 or JKS, told apart by the JDK), for the SSL connector. */
+    private static SslContext sslContext(ClassicBrokerSettings settings) {
+        Path file = settings.sslKeyStore().toAbsolutePath();
+        char[] password = settings.sslKeyStorePassword().toCharArray();
+        try (InputStream in = Files.newInputStream(file)) {
+            KeyStore keyStore = KeyStore.getInstance(KeyStore.getDefaultType());
+            keyStore.load(in, password);
+            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(keyStore, password);
+            return new SslContext(keys.getKeyManagers(), null, new SecureRandom());
+        } catch (IOException | GeneralSecurityException e) {
+            // A wrong password shows as an IOException whose cause is the UnrecoverableKeyException.
+            String reason = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage() : e.getMessage();
+            throw new BrokerStartException("ActiveMQ Classic broker '" + settings.name() + "' did not start: its keystore " + file
+                    + " cannot be read (" + reason + "); check ssl-keystore and ssl-keystore-password", e);
+        }
     }
 
     private static KahaDBPersistenceAdapter kahaDb(ClassicBrokerSettings settings, Path data) throws IOException {

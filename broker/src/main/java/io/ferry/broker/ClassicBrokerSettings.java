@@ -16,12 +16,15 @@ import java.util.regex.Pattern;
 
 /**
  * What an embedded ActiveMQ Classic broker needs: its name, the address and ports of its OpenWire and
- * AMQP 1.0 connectors (an AMQP port of 0: no AMQP connector), how it keeps messages, and its data
- * directory. The data directory is the caller's choice; everything else comes from Ferry's own
- * properties file (config/activemq-broker.properties), since ActiveMQ's XML configuration needs Spring.
+ * AMQP 1.0 connectors (an AMQP port of 0: no AMQP connector), optionally an OpenWire-over-TLS connector
+ * ({@code ssl://}, an SSL port of 0: none) with the keystore holding the broker's key and certificate,
+ * how it keeps messages, and its data directory. The data directory is the caller's choice; everything
+ * else comes from Ferry's own properties file (config/activemq-broker.properties), since ActiveMQ's XML
+ * configuration needs Spring. {@link #toString()} never shows the keystore's password.
  */
 public record ClassicBrokerSettings(String name, String host, int openWirePort, int amqpPort, boolean persistent,
-        JournalDiskSync journalDiskSync, long storeLimitMb, long tempLimitMb, Path dataDirectory) {
+        JournalDiskSync journalDiskSync, long storeLimitMb, long tempLimitMb, Path dataDirectory,
+        int sslPort, Path sslKeyStore, String sslKeyStorePassword) {
 
     /** When KahaDB forces its journal to disk (its journalDiskSyncStrategy). */
     public enum JournalDiskSync { ALWAYS, PERIODIC, NEVER }
@@ -34,6 +37,9 @@ public record ClassicBrokerSettings(String name, String host, int openWirePort, 
     static final String JOURNAL_DISK_SYNC = "journal-disk-sync";
     static final String STORE_LIMIT_MB = "store-limit-mb";
     static final String TEMP_LIMIT_MB = "temp-limit-mb";
+    static final String SSL_PORT = "ssl-port";
+    static final String SSL_KEYSTORE = "ssl-keystore";
+    static final String SSL_KEYSTORE_PASSWORD = "ssl-keystore-password";
 
     /** Every key of the file, with the value a key that is left out gets (null: no AMQP connector). */
     private static final Map<String, String> DEFAULTS = defaults();
@@ -68,6 +74,25 @@ public record ClassicBrokerSettings(String name, String host, int openWirePort, 
         if (dataDirectory == null) {
             throw new IllegalArgumentException("data directory must be set");
         }
+        if (sslPort < 0 || sslPort > 65535) {
+            throw new IllegalArgumentException("ssl port must be 1-65535, or 0 for none, was " + sslPort);
+        }
+        if (sslPort != 0 && (sslPort == openWirePort || sslPort == amqpPort)) {
+            throw new IllegalArgumentException("ssl port " + sslPort + " is the " + (sslPort == openWirePort ? "openwire" : "amqp")
+                    + " port too; give each its own");
+        }
+        if (sslPort != 0 && sslKeyStore == null) {
+            throw new IllegalArgumentException("an ssl port needs a keystore with the broker's key and certificate");
+        }
+        if (sslPort != 0 && (sslKeyStorePassword == null || sslKeyStorePassword.isEmpty())) {
+            throw new IllegalArgumentException("an ssl port needs the keystore's password");
+        }
+    }
+
+    /** Settings without an SSL connector. */
+    public ClassicBrokerSettings(String name, String host, int openWirePort, int amqpPort, boolean persistent,
+            JournalDiskSync journalDiskSync, long storeLimitMb, long tempLimitMb, Path dataDirectory) {
+        this(name, host, openWirePort, amqpPort, persistent, journalDiskSync, storeLimitMb, tempLimitMb, dataDirectory, 0, null, null);
     }
 
     /**
@@ -78,6 +103,14 @@ public record ClassicBrokerSettings(String name, String host, int openWirePort, 
     public static ClassicBrokerSettings load(Path file, Path dataDirectory) {
         Map<String, String> values = resolved(file, read(file));
         String amqpPort = values.get(AMQP_PORT);
+        String sslPortValue = values.get(SSL_PORT);
+        int sslPort = sslPortValue == null ? 0 : port(file, SSL_PORT, sslPortValue, true);
+        Path sslKeyStore = sslKeyStore(file, sslPort, values.get(SSL_KEYSTORE));
+        String sslKeyStorePassword = values.get(SSL_KEYSTORE_PASSWORD);
+        if (sslPort != 0 && (sslKeyStorePassword == null || sslKeyStorePassword.isEmpty())) {
+            throw new BrokerStartException(file + ": " + SSL_KEYSTORE_PASSWORD + ": needed when " + SSL_PORT
+                    + " is set; write ${VARIABLE} to take it from the environment");
+        }
         try {
             return new ClassicBrokerSettings(
                     values.get(NAME),
@@ -88,7 +121,10 @@ public record ClassicBrokerSettings(String name, String host, int openWirePort, 
                     journalDiskSync(file, values.get(JOURNAL_DISK_SYNC)),
                     megabytes(file, STORE_LIMIT_MB, values.get(STORE_LIMIT_MB)),
                     megabytes(file, TEMP_LIMIT_MB, values.get(TEMP_LIMIT_MB)),
-                    dataDirectory);
+                    dataDirectory,
+                    sslPort,
+                    sslKeyStore,
+                    sslKeyStorePassword);
         } catch (IllegalArgumentException e) {
             // What only the combination of keys decides (the two ports equal, say), or a bad name.
             throw new BrokerStartException(file + ": " + e.getMessage(), e);
@@ -97,28 +133,50 @@ public record ClassicBrokerSettings(String name, String host, int openWirePort, 
 
     public ClassicBrokerSettings withName(String newName) {
         return new ClassicBrokerSettings(newName, host, openWirePort, amqpPort, persistent, journalDiskSync, storeLimitMb,
-                tempLimitMb, dataDirectory);
+                tempLimitMb, dataDirectory, sslPort, sslKeyStore,
+                sslKeyStorePassword);
     }
 
     public ClassicBrokerSettings withHost(String newHost) {
         return new ClassicBrokerSettings(name, newHost, openWirePort, amqpPort, persistent, journalDiskSync, storeLimitMb,
-                tempLimitMb, dataDirectory);
+                tempLimitMb, dataDirectory, sslPort, sslKeyStore,
+                sslKeyStorePassword);
     }
 
     public ClassicBrokerSettings withOpenWirePort(int port) {
         return new ClassicBrokerSettings(name, host, port, amqpPort, persistent, journalDiskSync, storeLimitMb,
-                tempLimitMb, dataDirectory);
+                tempLimitMb, dataDirectory, sslPort, sslKeyStore,
+                sslKeyStorePassword);
     }
 
     /** The same settings with another AMQP port; 0 for no AMQP connector. */
     public ClassicBrokerSettings withAmqpPort(int port) {
         return new ClassicBrokerSettings(name, host, openWirePort, port, persistent, journalDiskSync, storeLimitMb,
-                tempLimitMb, dataDirectory);
+                tempLimitMb, dataDirectory, sslPort, sslKeyStore,
+                sslKeyStorePassword);
     }
 
     public ClassicBrokerSettings withDataDirectory(Path directory) {
         return new ClassicBrokerSettings(name, host, openWirePort, amqpPort, persistent, journalDiskSync, storeLimitMb,
-                tempLimitMb, directory);
+                tempLimitMb, directory, sslPort, sslKeyStore,
+                sslKeyStorePassword);
+    }
+
+    /**
+     * The same settings with an OpenWire-over-TLS connector on {@code port} (0: none), serving the key and
+     * certificate in {@code keyStore} (PKCS12 or JKS).
+     */
+    public ClassicBrokerSettings withSsl(int port, Path keyStore, String keyStorePassword) {
+        return new ClassicBrokerSettings(name, host, openWirePort, amqpPort, persistent, journalDiskSync, storeLimitMb,
+                tempLimitMb, dataDirectory, port, keyStore, keyStorePassword);
+    }
+
+    @Override
+    public String toString() {
+        return "ClassicBrokerSettings[name=" + name + ", host=" + host + ", openWirePort=" + openWirePort + ", amqpPort=" + amqpPort
+                + ", persistent=" + persistent + ", journalDiskSync=" + journalDiskSync + ", storeLimitMb=" + storeLimitMb
+                + ", tempLimitMb=" + tempLimitMb + ", dataDirectory=" + dataDirectory + ", sslPort=" + sslPort
+                + ", sslKeyStore=" + sslKeyStore + ", sslKeyStorePassword=" + (sslKeyStorePassword == null ? null : "****") + "]";
     }
 
     private static Map<String, String> defaults() {
@@ -131,6 +189,9 @@ public record ClassicBrokerSettings(String name, String host, int openWirePort, 
         defaults.put(JOURNAL_DISK_SYNC, "always");
         defaults.put(STORE_LIMIT_MB, "4096");
         defaults.put(TEMP_LIMIT_MB, "1024");
+        defaults.put(SSL_PORT, null);
+        defaults.put(SSL_KEYSTORE, null);
+        defaults.put(SSL_KEYSTORE_PASSWORD, null);
         return defaults;
     }
 
@@ -200,6 +261,22 @@ public record ClassicBrokerSettings(String name, String host, int openWirePort, 
                     + ", was " + value);
         }
         return port;
+    }
+
+    /** The keystore an SSL connector serves; needed, and must be a file, when there is one. */
+    private static Path sslKeyStore(Path file, int sslPort, String value) {
+        if (value == null || value.isBlank()) {
+            if (sslPort != 0) {
+                throw new BrokerStartException(file + ": " + SSL_KEYSTORE + ": needed when " + SSL_PORT
+                        + " is set (a PKCS12 or JKS file with the broker's key and certificate)");
+            }
+            return null;
+        }
+        Path keyStore = Path.of(value);
+        if (sslPort != 0 && !Files.isRegularFile(keyStore)) {
+            throw new BrokerStartException(file + ": " + SSL_KEYSTORE + ": no such file: " + keyStore.toAbsolutePath());
+        }
+        return keyStore;
     }
 
     private static int integer(Path file, String key, String value) {

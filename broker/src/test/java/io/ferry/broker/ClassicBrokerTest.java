@@ -102,7 +102,7 @@ class ClassicBrokerTest {
         assertThatThrownBy(() -> ClassicBrokerSettings.load(file, data))
                 .isInstanceOf(BrokerStartException.class)
                 .hasMessage(file + ": unknown key 'colour' (known: name, host, openwire-port, amqp-port, persistent,"
-                        + " journal-disk-sync, store-limit-mb, temp-limit-mb)");
+                        + " journal-disk-sync, store-limit-mb, temp-limit-mb, ssl-port, ssl-keystore, ssl-keystore-password)");
     }
 
     @Test

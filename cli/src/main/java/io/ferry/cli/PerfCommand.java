@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import io.ferry.perf.BrokerKind;
 import io.ferry.perf.PerfCase;
 import io.ferry.perf.PerfCase.FerryCase;
 import io.ferry.perf.PerfReport;
@@ -20,12 +21,14 @@ import io.ferry.workflow.WorkflowType;
 
 /** {@code ferry perf}: the one-command performance run. */
 @Command(name = "perf", mixinStandardHelpOptions = true,
-        description = {"Runs the performance test: two Artemis brokers and the adapter, each in its own JVM on 127.0.0.1,",
-                "and the load generator; by default 10,000 persistent 3 KB messages for StandardWorkflow and",
-                "PoolingWorkflow with lifecycle events on and off, after a warm-up, plus a no-bridge baseline.",
+        description = {"Runs the performance test: two brokers (Artemis, or ActiveMQ Classic with --local/--remote activemq)",
+                "and the adapter, each in its own JVM on 127.0.0.1, and the load generator; by default 10,000 persistent",
+                "3 KB messages for StandardWorkflow and PoolingWorkflow with lifecycle events on and off, after a warm-up,",
+                "plus a no-bridge baseline.",
                 "Prints the perf4j tables and a comparison, and writes report.json and report.html.",
-                "With --peers it also measures Artemis's core bridge, Artemis's JMS bridge and an Apache Camel route on the",
-                "same brokers, persistent and non-persistent, with a fixed-rate latency pass at 100 msg/s for every case."})
+                "With --peers it also measures Artemis's core bridge (between two Artemis brokers only), Artemis's JMS bridge",
+                "and an Apache Camel route on the same brokers, persistent and non-persistent, with a fixed-rate latency pass",
+                "at 100 msg/s for every case."})
 public final class PerfCommand implements Callable<Integer> {
 
     @Option(names = "--messages", defaultValue = "10000", description = "measured messages per case (default ${DEFAULT-VALUE})")
@@ -54,8 +57,16 @@ public final class PerfCommand implements Callable<Integer> {
     List<String> cases;
 
     @Option(names = "--peers", description = {"also measure the peers (core bridge, JMS bridge, Camel) and make the defaults "
-            + "--delivery both --latency-rate 100"})
+            + "--delivery both --latency-rate 100; the core bridge only when both brokers are Artemis"})
     boolean peers;
+
+    @Option(names = "--local", defaultValue = "artemis", description = "the local broker, where the load generator sends: artemis, "
+            + "or activemq (ActiveMQ Classic, reached over OpenWire) (default ${DEFAULT-VALUE})")
+    String local;
+
+    @Option(names = "--remote", defaultValue = "artemis", description = "the remote broker, where the load generator receives: artemis "
+            + "or activemq (default ${DEFAULT-VALUE})")
+    String remote;
 
     @Option(names = "--pool-size", defaultValue = "10", description = "workers of PoolingWorkflow (default ${DEFAULT-VALUE})")
     int poolSize;
@@ -92,7 +103,8 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--sender-threads", defaultValue = "4", description = "load generator sender threads (default ${DEFAULT-VALUE})")
     int senderThreads;
 
-    @Option(names = "--config-dir", defaultValue = "config", description = "where local-broker.xml and remote-broker.xml are (default ${DEFAULT-VALUE})")
+    @Option(names = "--config-dir", defaultValue = "config", description = "where local-broker.xml and remote-broker.xml are, and "
+            + "activemq-broker.properties for an activemq side (default ${DEFAULT-VALUE})")
     Path configDir;
 
     @Option(names = "--out", defaultValue = "target/perf", description = "where reports go, in a folder per run (default ${DEFAULT-VALUE})")
@@ -136,18 +148,24 @@ public final class PerfCommand implements Callable<Integer> {
         require(latencyMessages > 0, "--latency-messages must be positive");
         require(senderThreads > 0, "--sender-threads must be positive");
         List<Boolean> deliveryModes = delivery();
+        BrokerKind localBroker = BrokerKind.of("--local", local);
+        BrokerKind remoteBroker = BrokerKind.of("--remote", remote);
         List<Integer> poolSizes = sweep == null ? List.of(poolSize) : sweepPoolSizes(sweep);
         List<String> names = new ArrayList<>();
         if (baseline) {
             names.add(PerfCase.NO_BRIDGE_NAME);
         }
         if (peers) {
-            PerfCase.PEER_CASES.stream().filter(c -> !names.contains(c)).forEach(names::add);
+            // The peers that can do the job between these brokers: the core bridge needs Artemis on both sides.
+            PerfCase.PEER_CASES.stream().filter(c -> !names.contains(c))
+                    .filter(c -> PerfCase.parse(c, poolSize).runsBetween(localBroker, remoteBroker)).forEach(names::add);
         }
         names.addAll(cases != null ? cases : PerfCase.FERRY_CASES);
         List<PerfCase> parsed = new ArrayList<>();
         for (String name : names) {
             PerfCase perfCase = PerfCase.parse(name.trim(), poolSize);
+            require(perfCase.runsBetween(localBroker, remoteBroker), "case '" + perfCase.name() + "' needs Artemis on both sides "
+                    + "(--local artemis --remote artemis), not --local " + localBroker + " --remote " + remoteBroker);
             if (perfCase instanceof FerryCase ferry && ferry.workflow() == WorkflowType.POOLING) {
                 poolSizes.forEach(size -> add(parsed, ferry.withPoolSize(size)));
             } else if (sweep == null || !(perfCase instanceof FerryCase)) {
@@ -155,12 +173,12 @@ public final class PerfCommand implements Callable<Integer> {
             }
         }
         require(sweep == null || parsed.stream().anyMatch(c -> c instanceof FerryCase), "--sweep needs a pooling case in --cases");
-        for (String broker : List.of("local-broker.xml", "remote-broker.xml")) {
+        for (String broker : List.of(localBroker.configFile("local"), remoteBroker.configFile("remote"))) {
             require(java.nio.file.Files.isRegularFile(configDir.resolve(broker)),
                     configDir.resolve(broker) + " not found (run from the project's root, or give --config-dir)");
         }
         return new PerfSettings(messages, size, warmupMessages, warmupMostMessages, runs, parsed, poolSize, batchSize, batchLinger, deliveryModes, rate, fixedRate,
-                latencyMessages, senderThreads, configDir, out);
+                latencyMessages, senderThreads, configDir, out, localBroker, remoteBroker);
     }
 
     private List<Boolean> delivery() {

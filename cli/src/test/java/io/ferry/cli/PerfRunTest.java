@@ -12,11 +12,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.broker.testing.ProjectDirectory;
+import io.ferry.perf.BrokerKind;
 import io.ferry.perf.PerfBrokerConfig;
 import io.ferry.perf.PerfCase;
 import io.ferry.perf.PerfReport;
@@ -110,6 +112,50 @@ class PerfRunTest {
         String html = Files.readString(run.directory().resolve("report.html"));
         assertThat(html).contains("new Chart(", "pooling-events-off-pool-4", "core-bridge").doesNotContain("/*CHART_JS*/", "/*REPORT_JSON*/");
         assertThat(html.length()).isGreaterThan(150_000); // Chart.js is inlined, so the page works offline
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
+    }
+
+    /**
+     * Across vendors: an ActiveMQ Classic local broker (OpenWire) and an Artemis remote one, with Ferry and the peers
+     * that can bridge them; each process reaches each broker through the provider its kind names.
+     */
+    @Test
+    void aRunFromActiveMqClassicToArtemisDeliversEveryCaseAndLeavesNoProcessBehind() throws Exception {
+        int messages = 300;
+        List<PerfCase> cases = Stream.of("no-bridge", "standard-events-off", "jms-bridge-batch-100", "camel")
+                .map(name -> PerfCase.parse(name, 4)).toList();
+        PerfSettings settings = new PerfSettings(messages, 1024, WARMUP, WARMUP, 1, cases, 4, 100, null, List.of(true), 0, 0, FIXED_RATE_MESSAGES, 2,
+                ProjectDirectory.root().resolve("config"), dir, BrokerKind.ACTIVEMQ, BrokerKind.ARTEMIS);
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PerfRun run = new PerfRun(settings, new FerryProcesses(FerryMain.class.getName()), new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+        PerfReport report = run.run();
+        String output = printed.toString(StandardCharsets.UTF_8);
+
+        assertThat(report.deliveryClean()).as(output).isTrue();
+        assertThat(report.runs()).extracting(PerfReport.CaseRun::name).containsExactly("no-bridge", "standard-events-off", "jms-bridge-batch-100", "camel");
+        for (PerfReport.CaseRun result : report.runs()) {
+            assertThat(result.measured().delivery()).as(result.name()).isEqualTo(new PerfReport.Delivery(messages, messages, 0, 0, 0));
+            assertThat(result.warmup().delivery().clean()).as(result.name()).isTrue();
+            // Every process on the messages' way is accounted, the bridge's own where it has one (Ferry's adapter, a peer).
+            List<String> processes = result.name().equals("no-bridge")
+                    ? List.of(CpuUse.LOCAL_BROKER, CpuUse.REMOTE_BROKER, CpuUse.LOAD_GENERATOR)
+                    : List.of(CpuUse.LOCAL_BROKER, CpuUse.REMOTE_BROKER, CpuUse.BRIDGE, CpuUse.LOAD_GENERATOR);
+            assertThat(result.cpu()).as(result.name()).extracting(CpuUse::process).containsExactlyElementsOf(processes);
+            assertThat(result.cpu()).as(result.name()).filteredOn(c -> !(result.name().equals("no-bridge") && c.process().equals(CpuUse.REMOTE_BROKER)))
+                    .allSatisfy(c -> assertThat(c.cpuMs()).as(c.process()).isPositive());
+        }
+        assertThat(report.settings().localBroker().kind()).isEqualTo(BrokerKind.ACTIVEMQ);
+        assertThat(report.settings().remoteBroker().kind()).isEqualTo(BrokerKind.ARTEMIS);
+        assertThat(PerfReportFiles.read(run.directory().resolve("report.json")).settings()).isEqualTo(report.settings());
+        assertThat(output).contains("brokers: local activemq tcp://127.0.0.1:", ", remote artemis tcp://127.0.0.1:",
+                "== summary, brokers: local activemq, remote artemis", "delivery: clean in every case");
+        // The ActiveMQ Classic broker is started from its properties; only the Artemis one gets a broker.xml.
+        assertThat(run.directory().resolve("local-broker.xml")).doesNotExist();
+        assertThat(run.directory().resolve("remote-broker.xml")).exists();
+        assertThat(Files.readString(run.directory().resolve("standard-events-off").resolve("ferry.yml")))
+                .contains("provider: openwire", "provider: artemis");
 
         await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
     }

@@ -4,7 +4,6 @@ import java.time.Duration;
 
 import jakarta.jms.ConnectionFactory;
 
-import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.component.jms.JmsComponent;
@@ -44,16 +43,16 @@ final class CamelJmsBridge implements PeerBridge {
 
     @Override
     public void start(Duration timeout) throws Exception {
-        ConnectionFactory target = new ActiveMQConnectionFactory(endpoints.targetUrl());
+        ConnectionFactory target = endpoints.target().connectionFactory().get();
         if (cacheProducerConnection) {
             cachingTarget = new CachingConnectionFactory(target);
             target = cachingTarget;
         }
-        camel.addComponent("source", JmsComponent.jmsComponent(new ActiveMQConnectionFactory(endpoints.sourceUrl())));
+        camel.addComponent("source", JmsComponent.jmsComponent(endpoints.source().connectionFactory().get()));
         camel.addComponent("target", JmsComponent.jmsComponent(target));
-        String from = "source:queue:" + endpoints.sourceQueue() + "?concurrentConsumers=" + concurrentConsumers
+        String from = "source:queue:" + endpoints.source().queue() + "?concurrentConsumers=" + concurrentConsumers
                 + (cacheConsumer ? "&cacheLevelName=CACHE_CONSUMER" : "");
-        String to = "target:queue:" + endpoints.targetQueue();
+        String to = "target:queue:" + endpoints.target().queue();
         camel.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
@@ -68,7 +67,7 @@ final class CamelJmsBridge implements PeerBridge {
         JmsConsumer consumer = (JmsConsumer) camel.getRoute(ROUTE_ID).getConsumer();
         DefaultMessageListenerContainer container = (DefaultMessageListenerContainer) consumer.getListenerContainer();
         PeerBridge.Condition.await(container::isRegisteredWithDestination, timeout,
-                "Camel JMS consumer registered on " + endpoints.sourceQueue());
+                "Camel JMS consumer registered on " + endpoints.source().queue());
     }
 
     @Override

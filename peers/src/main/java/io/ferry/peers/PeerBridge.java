@@ -2,10 +2,13 @@ package io.ferry.peers;
 
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+import jakarta.jms.ConnectionFactory;
 
 /**
- * A peer bridge (not Ferry) that moves messages from a queue on one Artemis broker to a queue on
- * another, so Ferry can be measured side by side with what a user would otherwise deploy.
+ * A peer bridge (not Ferry) that moves messages from a queue on one broker to a queue on another, so
+ * Ferry can be measured side by side with what a user would otherwise deploy.
  */
 public interface PeerBridge extends AutoCloseable {
 
@@ -16,11 +19,24 @@ public interface PeerBridge extends AutoCloseable {
     @Override
     void close() throws Exception;
 
-    /** Where a peer bridge takes messages from and where it puts them. */
-    record Endpoints(String sourceUrl, String sourceQueue, String targetUrl, String targetQueue) {
+    /**
+     * One end of a peer bridge: a queue on a broker, and how to make a connection factory for that broker.
+     *
+     * @param broker            the broker as logs name it (its provider and URL)
+     * @param connectionFactory a new factory at every call, as a bridge that reconnects asks for one
+     */
+    record Endpoint(String broker, Supplier<ConnectionFactory> connectionFactory, String queue) {
         @Override
         public String toString() {
-            return sourceUrl + " " + sourceQueue + " -> " + targetUrl + " " + targetQueue;
+            return broker + " " + queue;
+        }
+    }
+
+    /** Where a peer bridge takes messages from and where it puts them. */
+    record Endpoints(Endpoint source, Endpoint target) {
+        @Override
+        public String toString() {
+            return source + " -> " + target;
         }
     }
 

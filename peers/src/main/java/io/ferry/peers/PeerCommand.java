@@ -1,15 +1,24 @@
 package io.ferry.peers;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
+import org.apache.activemq.artemis.api.core.client.ActiveMQClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
+import io.ferry.core.provider.BrokerProvider;
+import io.ferry.core.provider.BrokerProviders;
+import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.InvalidConnectionException;
 import io.ferry.process.ReadySignal;
 
 /**
@@ -22,6 +31,7 @@ public final class PeerCommand implements Callable<Integer> {
 
     private static final String READY = "peer bridge ready";
     private static final String STOPPED = "peer bridge stopped";
+    private static final String ARTEMIS_PRODUCER_WINDOW = "producerWindowSize";
 
     private static final Logger log = LoggerFactory.getLogger(PeerCommand.class);
 
@@ -54,13 +64,27 @@ public final class PeerCommand implements Callable<Integer> {
             description = "jms-bridge (Artemis JMSBridgeImpl) or camel (camel-jms route)")
     Kind kind;
 
-    @Option(names = "--source-url", defaultValue = "tcp://127.0.0.1:61616", description = "default: ${DEFAULT-VALUE}")
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--source-provider", defaultValue = ConnectionSettings.DEFAULT_PROVIDER,
+            description = "the source broker's client, as Ferry's connections name it: artemis, amqp, openwire (ActiveMQ Classic), "
+                    + "rabbitmq; default: ${DEFAULT-VALUE}")
+    String sourceProvider;
+
+    @Option(names = "--source-url", defaultValue = "tcp://127.0.0.1:61616",
+            description = "the source broker's URL, in its provider's form; default: ${DEFAULT-VALUE}")
     String sourceUrl;
 
     @Option(names = "--source-queue", defaultValue = "in", description = "default: ${DEFAULT-VALUE}")
     String sourceQueue;
 
-    @Option(names = "--target-url", defaultValue = "tcp://127.0.0.1:61617", description = "default: ${DEFAULT-VALUE}")
+    @Option(names = "--target-provider", defaultValue = ConnectionSettings.DEFAULT_PROVIDER,
+            description = "the target broker's client, as --source-provider; default: ${DEFAULT-VALUE}")
+    String targetProvider;
+
+    @Option(names = "--target-url", defaultValue = "tcp://127.0.0.1:61617",
+            description = "the target broker's URL, in its provider's form; default: ${DEFAULT-VALUE}")
     String targetUrl;
 
     @Option(names = "--target-queue", defaultValue = "out", description = "default: ${DEFAULT-VALUE}")
@@ -101,7 +125,8 @@ public final class PeerCommand implements Callable<Integer> {
 
     /** Builds the bridge the options describe and starts it; announces it once it consumes ({@link ReadySignal.Part#PEER}). */
     public PeerBridge start() throws Exception {
-        PeerBridge.Endpoints endpoints = new PeerBridge.Endpoints(sourceUrl, sourceQueue, targetUrl, targetQueue);
+        PeerBridge.Endpoints endpoints = new PeerBridge.Endpoints(endpoint("source", sourceProvider, sourceUrl, sourceQueue),
+                endpoint("target", targetProvider, targetUrl, targetQueue));
         PeerBridge bridge = switch (kind) {
             case JMS_BRIDGE -> new ArtemisJmsBridge(endpoints, batchSize, batchTimeMs, failureRetryIntervalMs, maxRetries);
             case CAMEL -> new CamelJmsBridge(endpoints, concurrentConsumers, cacheConsumer, cacheProducerConnection);
@@ -139,6 +164,33 @@ public final class PeerCommand implements Callable<Integer> {
         }, "peer-bridge-stop"));
         stopped.await();
         return 0;
+    }
+
+    /**
+     * One side's broker, reached through the provider named, as a Ferry connection would be; checked before
+     * anything connects, so that an unknown provider or a URL its client cannot read is a bad option.
+     */
+    private PeerBridge.Endpoint endpoint(String side, String provider, String url, String queue) {
+        ConnectionSettings broker = new ConnectionSettings(side, provider, url, null, null, null, clientDefaults(provider, url), true);
+        BrokerProvider client;
+        try {
+            client = BrokerProviders.onClassPath().checked(broker);
+        } catch (InvalidConnectionException e) {
+            String option = "--" + side + ("url".equals(e.setting()) ? "-url" : "-provider");
+            throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+        }
+        return new PeerBridge.Endpoint(broker.provider() + " " + broker.maskedUrl(), () -> client.connectionFactory(broker), queue);
+    }
+
+    /**
+     * A peer runs with its client's defaults, as a user deploys it. Ferry's artemis provider widens the
+     * producer window for Ferry's batches; unless the URL sets one, the window goes back to Artemis's own.
+     */
+    private static Map<String, String> clientDefaults(String provider, String url) {
+        if (ConnectionSettings.DEFAULT_PROVIDER.equals(provider) && url != null && !url.contains(ARTEMIS_PRODUCER_WINDOW + "=")) {
+            return Map.of(ARTEMIS_PRODUCER_WINDOW, Integer.toString(ActiveMQClient.DEFAULT_PRODUCER_WINDOW_SIZE));
+        }
+        return Map.of();
     }
 
     private String settings() {

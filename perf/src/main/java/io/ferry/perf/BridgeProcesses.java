@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -37,8 +38,8 @@ final class BridgeProcesses {
     private final PerfSettings settings;
     private final FerryProcesses ferry;
     private final Path dir;
-    private final String localUrl;
-    private final String remoteUrl;
+    private final PerfReport.Broker local;
+    private final PerfReport.Broker remote;
     private final Processes processes;
     private final Map<String, Bridge> byCase = new HashMap<>();
 
@@ -47,12 +48,13 @@ final class BridgeProcesses {
         ChildProcess start(String name, Path log, List<String> command) throws IOException;
     }
 
-    BridgeProcesses(PerfSettings settings, FerryProcesses ferry, Path dir, String localUrl, String remoteUrl, Processes processes) {
+    BridgeProcesses(PerfSettings settings, FerryProcesses ferry, Path dir, PerfReport.Broker local, PerfReport.Broker remote,
+                    Processes processes) {
         this.settings = settings;
         this.ferry = ferry;
         this.dir = dir;
-        this.localUrl = localUrl;
-        this.remoteUrl = remoteUrl;
+        this.local = local;
+        this.remote = remote;
         this.processes = processes;
     }
 
@@ -81,8 +83,8 @@ final class BridgeProcesses {
             PeerCase peer = (PeerCase) perfCase;
             List<String> arguments = new ArrayList<>(List.of("peer"));
             arguments.addAll(peer.arguments());
-            arguments.addAll(List.of("--source-url", localUrl, "--source-queue", peer.inQueue(),
-                    "--target-url", remoteUrl, "--target-queue", peer.outQueue()));
+            arguments.addAll(List.of("--source-provider", local.kind().provider(), "--source-url", local.url(), "--source-queue", peer.inQueue(),
+                    "--target-provider", remote.kind().provider(), "--target-url", remote.url(), "--target-queue", peer.outQueue()));
             process = processes.start(peer.name(), caseDir.resolve("bridge.log"), ferry.command(BRIDGE_JVM, arguments.toArray(String[]::new)));
             startup = process.awaitReady(ReadySignal.Part.PEER, START_TIMEOUT).after();
         }
@@ -101,7 +103,16 @@ final class BridgeProcesses {
         if (settings.batchLinger() != null) {
             channel.workflow("batch-linger", settings.batchLinger().toNanos() + "ns");
         }
-        return "# Written by ferry perf for case " + perfCase.name() + ".\n" + AdapterConfig.between(localUrl, remoteUrl).channel(channel)
+        return "# Written by ferry perf for case " + perfCase.name() + ".\n" + AdapterConfig.empty()
+                .connection(AdapterConfig.LOCAL, connection(local)).connection(AdapterConfig.REMOTE, connection(remote)).channel(channel)
                 .events(AdapterConfig.LOCAL, "ferry.events").management(0).yaml();
+    }
+
+    /** A connection of the adapter's configuration: the broker's provider and URL. */
+    private static Map<String, Object> connection(PerfReport.Broker broker) {
+        Map<String, Object> connection = new LinkedHashMap<>();
+        connection.put("provider", broker.kind().provider());
+        connection.put("url", broker.url());
+        return connection;
     }
 }

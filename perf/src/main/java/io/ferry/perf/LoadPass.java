@@ -49,13 +49,13 @@ final class LoadPass {
         this.out = out;
     }
 
-    /** Sends {@code count} messages at {@code rate} (0: as fast as they go) and receives them. */
-    Pass run(String sendUrl, String sendQueue, String receiveUrl, String receiveQueue, int count, boolean persistent, double rate,
-             String phase) throws Exception {
+    /** Sends {@code count} messages at {@code rate} (0: as fast as they go) through one broker's provider and receives them through another's. */
+    Pass run(ConnectionSettings sendBroker, String sendQueue, ConnectionSettings receiveBroker, String receiveQueue, int count, boolean persistent,
+             double rate, String phase) throws Exception {
         String runId = phase.replaceAll("[^a-z0-9]", "").substring(0, 4) + "-" + UUID.randomUUID().toString().substring(0, 8);
-        SendSettings send = new SendSettings(ConnectionSettings.anonymous("broker", sendUrl), sendQueue, settings.senderThreads(), count,
+        SendSettings send = new SendSettings(sendBroker, sendQueue, settings.senderThreads(), count,
                 Content.randomBytes(settings.size()), PayloadKind.BYTES, persistent, 0, SendSettings.DEFAULT_PRIORITY, Duration.ZERO, rate, runId);
-        SinkSettings receive = new SinkSettings(ConnectionSettings.anonymous("broker", receiveUrl), receiveQueue, count, IDLE_TIMEOUT, runId);
+        SinkSettings receive = new SinkSettings(receiveBroker, receiveQueue, count, IDLE_TIMEOUT, runId);
         ExecutorService sinkThread = Executors.newSingleThreadExecutor();
         ConsoleProgress progress = new ConsoleProgress(out, out == System.out && System.console() != null);
         try {

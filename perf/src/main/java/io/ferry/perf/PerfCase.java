@@ -39,6 +39,11 @@ public sealed interface PerfCase {
         return false;
     }
 
+    /** Whether the case can run from a broker of the one kind to a broker of the other. */
+    default boolean runsBetween(BrokerKind local, BrokerKind remote) {
+        return true;
+    }
+
     /** Where the load generator sends, on the local broker. */
     default String inQueue() {
         return "perf." + name() + ".in";
@@ -82,6 +87,12 @@ public sealed interface PerfCase {
         @Override
         public String kind() {
             return CORE_BRIDGE_NAME;
+        }
+
+        /** It lives in the local Artemis broker and speaks Artemis's core protocol to the remote one. */
+        @Override
+        public boolean runsBetween(BrokerKind local, BrokerKind remote) {
+            return local == BrokerKind.ARTEMIS && remote == BrokerKind.ARTEMIS;
         }
     }
 

@@ -28,8 +28,8 @@ final class PerfConsole {
         out.println("== " + title);
     }
 
-    void brokers(String localUrl, String remoteUrl, Object directory) {
-        out.printf(Locale.ROOT, "brokers: local %s, remote %s (separate JVMs; configuration and logs in %s)%n", localUrl, remoteUrl, directory);
+    void brokers(PerfReport.Broker local, PerfReport.Broker remote, Object directory) {
+        out.printf(Locale.ROOT, "brokers: local %s, remote %s (separate JVMs; configuration and logs in %s)%n", local, remote, directory);
     }
 
     void pass(String phase, Pass pass) {
@@ -73,7 +73,10 @@ final class PerfConsole {
     /** The summary: per delivery mode a row per case, the CPU table, what events cost, and the delivery verdict. */
     void summary(PerfReport report) {
         out.println();
-        out.println("== summary" + (report.settings().runs() > 1 ? " (medians of " + report.settings().runs() + " runs)" : ""));
+        PerfReport.Settings settings = report.settings();
+        out.println("== summary" + (settings.runs() > 1 ? " (medians of " + settings.runs() + " runs)" : "")
+                // Figures between other brokers than the default two Artemis ones must say so wherever they are copied to.
+                + (settings.beyondArtemis() ? ", brokers: local " + settings.localBroker().kind() + ", remote " + settings.remoteBroker().kind() : ""));
         boolean fixedRate = report.settings().latencyRate() > 0;
         String name = nameColumn(report);
         String delivery = null;

@@ -1,7 +1,9 @@
 package io.ferry.perf;
 
 import java.util.List;
+import java.util.Map;
 
+import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.profiling.StatisticsJson;
 
 /**
@@ -12,10 +14,43 @@ import io.ferry.profiling.StatisticsJson;
 public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary> summaries, List<EventsCost> eventsCosts,
                          boolean deliveryClean) {
 
-    /** @param warmup the least warm-up per case; {@code warmupMax} the most, when the compilers stay busy */
+    /**
+     * @param warmup               the least warm-up per case; {@code warmupMax} the most, when the compilers stay busy
+     * @param journalBufferTimeout the Artemis brokers' journal-buffer-timeout
+     * @param localBroker          the local broker's kind and URL; null in a report that did not record them
+     * @param remoteBroker         the remote broker's kind and URL; null in a report that did not record them
+     */
     public record Settings(int messages, int size, int warmup, int warmupMax, int runs, List<String> delivery, double rate,
                            double latencyRate, int latencyMessages, int poolSize, int batchSize, String journalBufferTimeout,
-                           int cores, String started) {
+                           int cores, String started, Broker localBroker, Broker remoteBroker) {
+
+        /** Settings that do not say which brokers ran. */
+        public Settings(int messages, int size, int warmup, int warmupMax, int runs, List<String> delivery, double rate,
+                        double latencyRate, int latencyMessages, int poolSize, int batchSize, String journalBufferTimeout,
+                        int cores, String started) {
+            this(messages, size, warmup, warmupMax, runs, delivery, rate, latencyRate, latencyMessages, poolSize, batchSize,
+                    journalBufferTimeout, cores, started, null, null);
+        }
+
+        /** Whether a broker of another kind than Artemis ran: then the figures are not those of the default run. */
+        public boolean beyondArtemis() {
+            return localBroker != null && localBroker.kind() != BrokerKind.ARTEMIS
+                    || remoteBroker != null && remoteBroker.kind() != BrokerKind.ARTEMIS;
+        }
+    }
+
+    /** One of the run's brokers: its kind, and the URL its clients reached it at. */
+    public record Broker(BrokerKind kind, String url) {
+
+        /** How a client reaches it, through its kind's provider, named {@code name} in its logs (the run's brokers have no security). */
+        public ConnectionSettings connection(String name) {
+            return new ConnectionSettings(name, kind.provider(), url, null, null, null, Map.of(), true);
+        }
+
+        @Override
+        public String toString() {
+            return kind + " " + url;
+        }
     }
 
     /** End-to-end latency percentiles, in milliseconds. */

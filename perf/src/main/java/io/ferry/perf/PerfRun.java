@@ -9,11 +9,14 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import io.ferry.broker.EmbeddedBroker;
+import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.perf.PerfReport.CaseRun;
 import io.ferry.perf.PerfReport.CpuUse;
 import io.ferry.perf.PerfReport.Pass;
@@ -23,9 +26,10 @@ import io.ferry.process.ProcessCpu;
 import io.ferry.process.ReadySignal;
 
 /**
- * The perf run: two brokers, each a JVM process of its own on 127.0.0.1, and for every case the bridge
- * under test (Ferry's adapter, or a peer bridge, in a process of its own, {@link BridgeProcesses}; the
- * core bridge inside the local broker); the load generator in this process ({@link LoadPass}). Every
+ * The perf run: two brokers, each a JVM process of its own on 127.0.0.1 (Artemis, or ActiveMQ Classic,
+ * by the settings' kinds), and for every case the bridge under test (Ferry's adapter, or a peer bridge,
+ * in a process of its own, {@link BridgeProcesses}; the core bridge inside the local broker); the load
+ * generator in this process ({@link LoadPass}), reaching each broker through its kind's provider. Every
  * case has queues of its own, a warm-up that Ferry then forgets, an optional fixed-rate latency pass,
  * and the measured messages. Every process it started is stopped, whatever happens.
  */
@@ -34,6 +38,8 @@ public final class PerfRun {
     private static final List<String> BROKER_JVM = List.of("-Xms256m", "-Xmx1g");
     private static final Duration BROKER_START_TIMEOUT = Duration.ofSeconds(60);
     private static final String BROKER_WARMUP_QUEUE = "perf.brokers-warm-up";
+    private static final String LOCAL = "local";
+    private static final String REMOTE = "remote";
     /** A warm-up round in which the compilers took at most this share of the brokers' and bridge's CPU ends the warm-up. */
     public static final int QUIET_PERCENT = 5;
     /** Past --warmup, the warm-up goes on for no longer than this (a slow peer may never quieten its compiler). */
@@ -47,8 +53,8 @@ public final class PerfRun {
     private final Path dir;
     private CpuMeter cpu;
     private BridgeProcesses bridges;
-    private String localUrl;
-    private String remoteUrl;
+    private PerfReport.Broker local;
+    private PerfReport.Broker remote;
 
     /** @param ferry how to start `ferry broker`, `ferry run` and `ferry peer` in processes of their own */
     public PerfRun(PerfSettings settings, FerryProcesses ferry, PrintStream out) {
@@ -78,7 +84,7 @@ public final class PerfRun {
                     }
                 }
             }
-            PerfReport report = PerfSummary.report(settings, runs, BridgeProcesses.WORKFLOW_ID);
+            PerfReport report = PerfSummary.report(settings, local, remote, runs, BridgeProcesses.WORKFLOW_ID);
             console.summary(report);
             PerfReportFiles.write(report, dir);
             console.out().println();
@@ -101,23 +107,51 @@ public final class PerfRun {
     }
 
     private void startBrokers() throws Exception {
-        int localPort = EmbeddedBroker.freePort();
-        int remotePort = EmbeddedBroker.freePort();
-        Path localXml = dir.resolve("local-broker.xml");
-        Path remoteXml = dir.resolve("remote-broker.xml");
-        PerfBrokerConfig.write(settings.configDir().resolve("local-broker.xml"), localXml, settings.cases(), true, remotePort);
-        PerfBrokerConfig.write(settings.configDir().resolve("remote-broker.xml"), remoteXml, settings.cases(), false, remotePort);
+        List<Integer> ports = freePorts(4);
+        int localPort = ports.get(0);
+        int remotePort = ports.get(1);
+        // ActiveMQ Classic listens for AMQP on a port of its own (Artemis on its one port, for every protocol).
+        int localAmqpPort = ports.get(2);
+        int remoteAmqpPort = ports.get(3);
         // The remote broker first: the core bridge in the local one connects to it.
-        ChildProcess remoteBroker = start("remote broker", dir.resolve("remote-broker.log"), ferry.command(BROKER_JVM,
-                FerryProcesses.brokerArguments("remote", remotePort, dir.resolve("data/remote"), remoteXml)));
-        ChildProcess localBroker = start("local broker", dir.resolve("local-broker.log"), ferry.command(BROKER_JVM,
-                FerryProcesses.brokerArguments("local", localPort, dir.resolve("data/local"), localXml)));
-        remoteUrl = remoteBroker.awaitReady(ReadySignal.Part.BROKER, BROKER_START_TIMEOUT).value();
-        localUrl = localBroker.awaitReady(ReadySignal.Part.BROKER, BROKER_START_TIMEOUT).value();
+        ChildProcess remoteBroker = startBroker(REMOTE, settings.remoteBroker(), remotePort, remoteAmqpPort, remotePort);
+        ChildProcess localBroker = startBroker(LOCAL, settings.localBroker(), localPort, localAmqpPort, remotePort);
+        remote = new PerfReport.Broker(settings.remoteBroker(), remoteBroker.awaitReady(ReadySignal.Part.BROKER, BROKER_START_TIMEOUT).value());
+        local = new PerfReport.Broker(settings.localBroker(), localBroker.awaitReady(ReadySignal.Part.BROKER, BROKER_START_TIMEOUT).value());
         cpu = new CpuMeter(localBroker, remoteBroker);
-        bridges = new BridgeProcesses(settings, ferry, dir, localUrl, remoteUrl, this::start);
-        console.brokers(localUrl, remoteUrl, dir);
+        bridges = new BridgeProcesses(settings, ferry, dir, local, remote, this::start);
+        console.brokers(local, remote, dir);
         warmUpBrokers();
+    }
+
+    /**
+     * Starts one side's broker by its kind. Artemis: the project's broker.xml with the cases' queues
+     * declared, and on the local side the core bridge to {@code remotePort} when that case runs.
+     * ActiveMQ Classic: config/activemq-broker.properties as it is (it creates queues on first use), with
+     * its AMQP connector on {@code amqpPort} rather than the file's, which both sides would share.
+     */
+    private ChildProcess startBroker(String side, BrokerKind kind, int port, int amqpPort, int remotePort) throws IOException {
+        Path config = settings.configDir().resolve(kind.configFile(side));
+        Path data = dir.resolve("data").resolve(side);
+        String[] arguments = switch (kind) {
+            case ARTEMIS -> {
+                Path brokerXml = dir.resolve(side + "-broker.xml");
+                PerfBrokerConfig.write(config, brokerXml, settings.cases(), side.equals(LOCAL), remotePort);
+                yield FerryProcesses.brokerArguments(side, port, data, brokerXml);
+            }
+            case ACTIVEMQ -> new String[] {"broker", "--kind", kind.configName(), "--name", side, "--port", Integer.toString(port),
+                    "--amqp-port", Integer.toString(amqpPort), "--data", data.toString(), "--config", config.toString()};
+        };
+        return start(side + " broker", dir.resolve(side + "-broker.log"), ferry.command(BROKER_JVM, arguments));
+    }
+
+    /** Free ports on this machine, all different (each asked of the system alone, so two could otherwise coincide). */
+    private static List<Integer> freePorts(int count) {
+        Set<Integer> ports = new LinkedHashSet<>();
+        while (ports.size() < count) {
+            ports.add(EmbeddedBroker.freePort());
+        }
+        return List.copyOf(ports);
     }
 
     /**
@@ -130,9 +164,9 @@ public final class PerfRun {
             return;
         }
         console.heading("brokers' warm-up (not measured)");
-        for (String url : List.of(localUrl, remoteUrl)) {
-            String phase = "brokers' warm-up";
-            console.pass(phase, load.run(url, BROKER_WARMUP_QUEUE, url, BROKER_WARMUP_QUEUE, settings.messages(), settings.delivery().get(0), 0,
+        String phase = "brokers' warm-up";
+        for (ConnectionSettings broker : List.of(local.connection(LOCAL), remote.connection(REMOTE))) {
+            console.pass(phase, load.run(broker, BROKER_WARMUP_QUEUE, broker, BROKER_WARMUP_QUEUE, settings.messages(), settings.delivery().get(0), 0,
                     phase));
         }
     }
@@ -233,10 +267,13 @@ public final class PerfRun {
         return warmup;
     }
 
-    /** One pass through the case: from its queue on the local broker to its queue on the remote one (no bridge: the same queue). */
+    /**
+     * One pass through the case: from its queue on the local broker to its queue on the remote one, each through
+     * its own provider (no bridge: the local broker's same queue, both ways).
+     */
     private Pass pass(PerfCase perfCase, int count, boolean persistent, double rate, String phase) throws Exception {
-        String receiveUrl = perfCase instanceof PerfCase.NoBridgeCase ? localUrl : remoteUrl;
-        return load.run(localUrl, perfCase.inQueue(), receiveUrl, perfCase.outQueue(), count, persistent, rate, phase);
+        ConnectionSettings receiveBroker = perfCase instanceof PerfCase.NoBridgeCase ? local.connection(LOCAL) : remote.connection(REMOTE);
+        return load.run(local.connection(LOCAL), perfCase.inQueue(), receiveBroker, perfCase.outQueue(), count, persistent, rate, phase);
     }
 
     private ChildProcess start(String name, Path log, List<String> command) throws IOException {

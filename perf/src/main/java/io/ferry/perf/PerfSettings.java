@@ -13,11 +13,21 @@ import java.util.List;
  * @param delivery        persistent (true), non-persistent (false), or both in that order: every case runs in each
  * @param latencyRate     msg/s of the fixed-rate latency pass each case gets after its warm-up; 0 for none
  * @param latencyMessages messages in that pass
+ * @param localBroker     the kind of the local broker, where the load generator sends
+ * @param remoteBroker    the kind of the remote broker, where it receives
  */
 public record PerfSettings(int messages, int size, int warmup, int warmupMax, int runs, List<PerfCase> cases, int poolSize, int batchSize,
                     Duration batchLinger,
                     List<Boolean> delivery, double rate, double latencyRate, int latencyMessages, int senderThreads,
-                    Path configDir, Path outputRoot) {
+                    Path configDir, Path outputRoot, BrokerKind localBroker, BrokerKind remoteBroker) {
+
+    /** Artemis on both sides, the default. */
+    public PerfSettings(int messages, int size, int warmup, int warmupMax, int runs, List<PerfCase> cases, int poolSize, int batchSize,
+                        Duration batchLinger, List<Boolean> delivery, double rate, double latencyRate, int latencyMessages, int senderThreads,
+                        Path configDir, Path outputRoot) {
+        this(messages, size, warmup, warmupMax, runs, cases, poolSize, batchSize, batchLinger, delivery, rate, latencyRate, latencyMessages,
+                senderThreads, configDir, outputRoot, BrokerKind.ARTEMIS, BrokerKind.ARTEMIS);
+    }
 
     static String deliveryName(boolean persistent) {
         return persistent ? "persistent" : "non-persistent";

@@ -28,7 +28,8 @@ final class PerfSummary {
     private PerfSummary() {
     }
 
-    static PerfReport report(PerfSettings settings, List<CaseRun> runs, String workflowId) {
+    static PerfReport report(PerfSettings settings, PerfReport.Broker localBroker, PerfReport.Broker remoteBroker, List<CaseRun> runs,
+                             String workflowId) {
         List<CaseSummary> summaries = new ArrayList<>();
         for (boolean persistent : settings.delivery()) {
             String delivery = PerfSettings.deliveryName(persistent);
@@ -46,7 +47,7 @@ final class PerfSummary {
         PerfReport.Settings reported = new PerfReport.Settings(settings.messages(), settings.size(), settings.warmup(),
                 settings.warmupMax(), settings.runs(), settings.delivery().stream().map(PerfSettings::deliveryName).toList(), settings.rate(),
                 settings.latencyRate(), settings.latencyMessages(), settings.poolSize(), settings.batchSize(), JOURNAL_BUFFER_TIMEOUT,
-                Runtime.getRuntime().availableProcessors(), Instant.now().toString());
+                Runtime.getRuntime().availableProcessors(), Instant.now().toString(), localBroker, remoteBroker);
         return new PerfReport(reported, runs, summaries, eventsCosts(settings, summaries), clean);
     }
 

@@ -138,7 +138,7 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
         started = true;
         thread = new Thread(worker, "ferry-" + id() + "-0");
         thread.start();
-        LOG.info("workflow {} started ({}, {} worker(s), {} service(s), events {})", id(), getClass().getSimpleName(),
+        LOG.info("workflow {} started ({}, one transaction at a time, {} service thread(s), {} service(s), events {})", id(), getClass().getSimpleName(),
                 workerCount(), services.size(), settings.sendEvents() ? "on" : "off");
     }
 

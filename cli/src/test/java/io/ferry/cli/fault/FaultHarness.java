@@ -1,8 +1,10 @@
 package io.ferry.cli.fault;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -19,16 +21,34 @@ import io.ferry.process.ChildProcess;
 import io.ferry.process.FerryProcesses;
 import io.ferry.process.ReadySignal;
 import io.ferry.runtime.config.AdapterConfig;
+import io.ferry.runtime.management.ManagementClient;
 
 /**
  * Real processes for fault tests: the local and the remote broker and the adapter, each a JVM of
  * its own on fixed loopback ports, so that any of them can be killed (SIGKILL) and started again
  * on the same port and data.
+ *
+ * <p>Both brokers are Artemis unless a test asks for ActiveMQ Classic ({@link #localBroker},
+ * {@link #remoteBroker}): the adapter then reaches it through the {@code openwire} provider. The
+ * adapter can also reach an Artemis remote broker over AMQP 1.0 ({@link #remoteOverAmqp()}), which
+ * the Artemis acceptor speaks on its one port.
  */
 final class FaultHarness implements AutoCloseable {
 
     static final String IN = "in";
     static final String OUT = "out";
+
+    /** Which broker a side runs. */
+    enum Kind {
+        ARTEMIS("artemis"), CLASSIC("openwire");
+
+        /** The provider that speaks the broker's own protocol. */
+        final String provider;
+
+        Kind(String provider) {
+            this.provider = provider;
+        }
+    }
 
     private final Path dir;
     private final FerryProcesses ferry = new FerryProcesses(FerryMain.class.getName());
@@ -42,9 +62,42 @@ final class FaultHarness implements AutoCloseable {
     /** A broker of its own for lifecycle events, when the test asks for one; events are off otherwise. */
     ChildProcess events;
     private int starts;
+    private Kind localKind = Kind.ARTEMIS;
+    private Kind remoteKind = Kind.ARTEMIS;
+    private boolean remoteOverAmqp;
+    /** The channel's batch-size; null leaves the configuration's default. */
+    private Integer batchSize;
+    private ManagementClient management;
 
     FaultHarness(Path dir) {
         this.dir = dir;
+    }
+
+    /** The local (source) broker's kind; before {@link #startAll()} or {@link #startBrokers()}. */
+    FaultHarness localBroker(Kind kind) {
+        this.localKind = kind;
+        return this;
+    }
+
+    /** The remote (target) broker's kind; before {@link #startAll()} or {@link #startBrokers()}. */
+    FaultHarness remoteBroker(Kind kind) {
+        this.remoteKind = kind;
+        return this;
+    }
+
+    /** The adapter reaches the (Artemis) remote broker through the amqp provider: amqp://127.0.0.1:port. */
+    FaultHarness remoteOverAmqp() {
+        if (remoteKind != Kind.ARTEMIS) {
+            throw new IllegalStateException("AMQP is tested against the Artemis acceptor (the Classic broker here has no AMQP port)");
+        }
+        this.remoteOverAmqp = true;
+        return this;
+    }
+
+    /** Sets the channel's workflow batch-size explicitly (the duplicate window is counted in it). */
+    FaultHarness batchSize(int size) {
+        this.batchSize = size;
+        return this;
     }
 
     String localUrl() {
@@ -59,10 +112,26 @@ final class FaultHarness implements AutoCloseable {
         return "tcp://127.0.0.1:" + eventsPort;
     }
 
+    /** How a test client (load sender) reaches the local broker: through its own protocol. */
+    ConnectionSettings localClient() {
+        return new ConnectionSettings("local", localKind.provider, localUrl(), null, null, null, Map.of(), true);
+    }
+
+    /** How a test client (sink) reaches the remote broker: through its own protocol, whatever the adapter uses. */
+    ConnectionSettings remoteClient() {
+        return new ConnectionSettings("remote", remoteKind.provider, remoteUrl(), null, null, null, Map.of(), true);
+    }
+
     FaultHarness startAll() throws Exception {
-        local = startBroker("local", localPort);
-        remote = startBroker("remote", remotePort);
+        startBrokers();
         adapter = startAdapter();
+        return this;
+    }
+
+    /** Both brokers, no adapter yet. */
+    FaultHarness startBrokers() throws Exception {
+        local = startBroker("local", localPort, localKind);
+        remote = startBroker("remote", remotePort, remoteKind);
         return this;
     }
 
@@ -75,30 +144,71 @@ final class FaultHarness implements AutoCloseable {
     }
 
     ChildProcess startBroker(String name, int port) throws Exception {
+        return startBroker(name, port, Kind.ARTEMIS);
+    }
+
+    private ChildProcess startBroker(String name, int port, Kind kind) throws Exception {
+        if (kind == Kind.CLASSIC) {
+            // OpenWire only (--amqp-port 0): the tests reach it through the openwire provider.
+            return start(name + " broker", ReadySignal.Part.BROKER, "broker", "--kind", "activemq", "--name", name,
+                    "--port", Integer.toString(port), "--amqp-port", "0", "--data", dir.resolve("data-" + name).toString(),
+                    "--config", ProjectDirectory.config("activemq-broker.properties").toString());
+        }
         return start(name + " broker", ReadySignal.Part.BROKER, FerryProcesses.brokerArguments(name, port,
                 dir.resolve("data-" + name), ProjectDirectory.config(name + "-broker.xml")));
     }
 
     ChildProcess restartLocal() throws Exception {
-        local = startBroker("local", localPort);
+        local = startBroker("local", localPort, localKind);
         return local;
     }
 
     ChildProcess restartRemote() throws Exception {
-        remote = startBroker("remote", remotePort);
+        remote = startBroker("remote", remotePort, remoteKind);
         return remote;
     }
 
     ChildProcess startAdapter() throws Exception {
-        AdapterConfig config = AdapterConfig.between(localUrl(), remoteUrl())
-                .channel(AdapterConfig.Channel.queues("fault", IN, OUT)
-                        .workflow("type", "pooling").workflow("pool-size", 4).workflow("send-events", events != null))
-                .management(0);
+        AdapterConfig config = AdapterConfig.empty()
+                .connection(AdapterConfig.LOCAL, connection(localKind.provider, localUrl()))
+                .connection(AdapterConfig.REMOTE, remoteOverAmqp ? connection("amqp", "amqp://127.0.0.1:" + remotePort)
+                        : connection(remoteKind.provider, remoteUrl()));
+        AdapterConfig.Channel channel = AdapterConfig.Channel.queues("fault", IN, OUT)
+                .workflow("type", "pooling").workflow("pool-size", 4).workflow("send-events", events != null);
+        if (batchSize != null) {
+            channel.workflow("batch-size", batchSize);
+        }
+        config.channel(channel).management(0);
         if (events != null) {
             config.connection("events", eventsUrl()).events("events", "ferry.events");
         }
+        management = null;
         adapter = start("adapter", ReadySignal.Part.CHANNELS, "run", "--config", config.write(dir.resolve("ferry.yml")).toString());
         return adapter;
+    }
+
+    /** A connection's settings as the YAML has them: the provider only when it is not the default (artemis). */
+    private static Map<String, Object> connection(String provider, String url) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        if (!Kind.ARTEMIS.provider.equals(provider)) {
+            settings.put("provider", provider);
+        }
+        settings.put("url", url);
+        return settings;
+    }
+
+    /** The running adapter's management port (it opens a few seconds after the channels start). */
+    ManagementClient management() throws Exception {
+        if (management == null) {
+            String base = adapter.awaitReady(ReadySignal.Part.MANAGEMENT, Duration.ofSeconds(60)).value();
+            management = new ManagementClient(URI.create(base), null, null);
+        }
+        return management;
+    }
+
+    /** What the running adapter's one channel has delivered (committed on both sides) since it started. */
+    long delivered() throws Exception {
+        return management().json("/actuator/channels", true).get("channels").get(0).get("delivered").asLong();
     }
 
     private ChildProcess start(String name, ReadySignal.Part ready, String... arguments) throws Exception {
@@ -111,13 +221,18 @@ final class FaultHarness implements AutoCloseable {
 
     /** Receives a run's messages on the remote broker until all arrived or none came for the idle time. */
     SinkReport receive(String runId, long expected, Duration idle) throws LoadException {
-        return new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", remoteUrl()), OUT, expected, idle, runId), Map.of(),
-                ProgressListener.none());
+        return new LoadSink().run(new SinkSettings(remoteClient(), OUT, expected, idle, runId), Map.of(), ProgressListener.none());
     }
 
     @Override
     public void close() {
-        // The adapter first, so that it drains into brokers that are still there.
+        // The adapter first (also when a broker was started again after it), so that it drains into
+        // brokers that are still there.
+        for (int i = all.size() - 1; i >= 0; i--) {
+            if (all.get(i).name().equals("adapter")) {
+                all.get(i).close();
+            }
+        }
         for (int i = all.size() - 1; i >= 0; i--) {
             all.get(i).close();
         }

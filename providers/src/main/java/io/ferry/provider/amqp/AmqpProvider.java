@@ -29,8 +29,10 @@ import io.ferry.core.provider.TlsProblems;
  * <p>Unless the URL sets them, a request (a commit, say) times out after {@value #REQUEST_TIMEOUT_MS} ms
  * rather than waiting for ever, and receives wait only for what the broker pushed ahead
  * ({@code jms.receiveLocalOnly}): a receive that drains the broker crashes RabbitMQ's AMQP 1.0 plugin
- * (3.10) on an empty queue. A broker without AMQP transactions (RabbitMQ's plugin) needs
- * {@code transactions: false} on the connection.
+ * (3.10) on an empty queue. Property names are not checked against JMS's identifier rules
+ * ({@code jms.validatePropertyNames=false}): AMQP carries any name, and with the check on Qpid hides such a
+ * property of a received message, which would drop it silently. A broker without AMQP transactions
+ * (RabbitMQ's plugin) needs {@code transactions: false} on the connection.
  */
 public final class AmqpProvider implements BrokerProvider {
 
@@ -78,7 +80,8 @@ public final class AmqpProvider implements BrokerProvider {
 
     @Override
     public String explain(ConnectionSettings settings, JMSException failure) {
-        return TlsProblems.explain(failure);
+        String explained = TlsProblems.explain(failure);
+        return explained != null ? explained : AmqpTlsDiagnosis.explain(settings.url());
     }
 
     /** The URL with Ferry's defaults for every option it does not set itself. */
@@ -99,6 +102,9 @@ public final class AmqpProvider implements BrokerProvider {
         options.put("jms.requestTimeout", Integer.toString(REQUEST_TIMEOUT_MS));
         options.put("jms.receiveLocalOnly", "true");
         options.put("jms.receiveNoWaitLocalOnly", "true");
+        // AMQP takes any property name; with its check on, Qpid leaves a name that is not a JMS identifier (has-dash,
+        // from an OpenWire sender) out of getPropertyNames(), so a source message would lose it without a word.
+        options.put("jms.validatePropertyNames", "false");
         return options;
     }
 }

@@ -95,6 +95,7 @@ public final class OpenWireProvider implements BrokerProvider {
 
     @Override
     public String explain(ConnectionSettings settings, JMSException failure) {
-        return TlsProblems.explain(failure);
+        String explained = TlsProblems.explain(failure);
+        return explained != null ? explained : OpenWireTlsDiagnosis.explain(settings, SCHEMES, EXAMPLE);
     }
 }

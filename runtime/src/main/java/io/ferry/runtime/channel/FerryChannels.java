@@ -214,8 +214,8 @@ public final class FerryChannels implements SmartLifecycle {
     private String describe(DeliveryGuarantee guarantee, String target) {
         return switch (guarantee) {
             case EXACTLY_ONCE -> "exactly-once delivery (the " + target + " broker drops the copy a crash could leave, by _AMQ_DUPL_ID)";
-            case AT_LEAST_ONCE -> "at-least-once delivery (a copy arrives only if the adapter stops between the " + target
-                    + " broker's commit and the source's acknowledgement; " + BridgeProperties.SOURCE_MESSAGE_ID + " tells copies apart)";
+            case AT_LEAST_ONCE -> "at-least-once delivery (copies of a batch arrive only if the adapter, the source or the " + target
+                    + " broker fails between that broker's commit and the source's acknowledgement; " + BridgeProperties.SOURCE_MESSAGE_ID + " tells copies apart)";
         };
     }
 

@@ -1,0 +1,342 @@
+package io.ferry.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
+import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import jakarta.jms.BytesMessage;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.Message;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+
+import io.ferry.broker.testing.TestBroker;
+import io.ferry.broker.testing.TestClassicBroker;
+import io.ferry.core.LifecycleStages;
+import io.ferry.core.jms.ErrorProperties;
+import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.provider.testing.ProviderClient;
+import io.ferry.runtime.config.AdapterConfig;
+
+/**
+ * Messages that cannot be bridged go to the error queue on the source broker, whatever its vendor, with
+ * the reason in properties and their payload and properties as they were sent; the others are
+ * bridged once. Two kinds: poison messages a service rejects (the built-in {@code jdbc-lookup} finds no
+ * row for a message whose property {@code poison} is true), from an ActiveMQ Classic source over
+ * OpenWire and over AMQP; and messages with a property the target's client cannot carry (a name or a
+ * value type its client refuses), rejected by the producer ({@code PtpProducer}), never dropped or
+ * stripped silently.
+ */
+class ProviderErrorQueueTest {
+
+    private static final int MESSAGES = 60;
+    private static final int SIZE = 256;
+    private static final Duration DEADLINE = Duration.ofSeconds(90);
+    private static final String ERRORS = "ferry.errors";
+    /** Rejects a message whose property {@code poison} is true: the query finds no row for it. */
+    private static final Map<String, String> POISON_CHECK = Map.of(
+            "url", "jdbc:h2:mem:poison-check",
+            "query", "SELECT 'clean' AS verdict WHERE CAST(? AS BOOLEAN) = FALSE",
+            "parameters", "poison",
+            "pool-size", "1");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void poisonMessagesFromActiveMqClassicOverOpenWireGoToItsErrorQueue() throws Exception {
+        try (TestClassicBroker classic = TestClassicBroker.started("local", dir.resolve("classic"));
+             TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
+            poisonMessagesGoToTheErrorQueue(Route.of(CrossVendorBridgeTest.openWire("local", classic.url()), classic::messageCount,
+                    CrossVendorBridgeTest.artemis("remote", artemis.url()), artemis::messageCount));
+        }
+    }
+
+    @Test
+    void poisonMessagesFromActiveMqClassicOverAmqpGoToItsErrorQueue() throws Exception {
+        try (TestClassicBroker classic = TestClassicBroker.started("local", dir.resolve("classic"));
+             TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
+            poisonMessagesGoToTheErrorQueue(Route.of(CrossVendorBridgeTest.amqp("local", classic.amqpUrl(), true), classic::messageCount,
+                    CrossVendorBridgeTest.artemis("remote", artemis.url()), artemis::messageCount));
+        }
+    }
+
+    /** OpenWire takes any non-empty property name; Artemis's core client takes only Java identifiers. */
+    @Test
+    void aPropertyNameArtemisRefusesFromActiveMqClassicGoesToTheErrorQueue() throws Exception {
+        try (TestClassicBroker classic = TestClassicBroker.started("local", dir.resolve("classic"));
+             TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
+            uncarriableGoesToTheErrorQueue(Route.of(CrossVendorBridgeTest.openWire("local", classic.url()), classic::messageCount,
+                            CrossVendorBridgeTest.artemis("remote", artemis.url()), artemis::messageCount),
+                    "has-dash", "a value", "property 'has-dash' (String)", "not a valid java identifier");
+        }
+    }
+
+    /** OpenWire carries Map and List property values (an ActiveMQ extension); Qpid JMS takes primitives and strings only. */
+    @Test
+    void aMapValuedPropertyFromActiveMqClassicCannotGoToArtemisOverAmqp() throws Exception {
+        try (TestClassicBroker classic = TestClassicBroker.started("local", dir.resolve("classic"));
+             TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
+            uncarriableGoesToTheErrorQueue(Route.of(CrossVendorBridgeTest.openWire("local", classic.url()), classic::messageCount,
+                            CrossVendorBridgeTest.amqp("remote", artemis.url().replace("tcp://", "amqp://"), true), artemis::messageCount),
+                    "nested", new HashMap<>(Map.of("key", "value")), "property 'nested' (HashMap)", "Only objectified primitive objects");
+        }
+    }
+
+    /**
+     * Qpid JMS leaves a property whose name is not a JMS identifier out of a received message unless its name check
+     * is off, which the amqp provider sees to: the property reaches Ferry, and Artemis's core client refuses it.
+     */
+    @Test
+    void aPropertyNameArtemisRefusesFromActiveMqClassicOverAmqpGoesToTheErrorQueue() throws Exception {
+        try (TestClassicBroker classic = TestClassicBroker.started("local", dir.resolve("classic"));
+             TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
+            uncarriableGoesToTheErrorQueue(Route.of(CrossVendorBridgeTest.amqp("local", classic.amqpUrl(), true), classic::messageCount,
+                                    CrossVendorBridgeTest.artemis("remote", artemis.url()), artemis::messageCount)
+                            // Qpid JMS would not set the name as a sender (its check is on outside Ferry's connections).
+                            .sentAndReadThrough(CrossVendorBridgeTest.openWire("local", classic.url())),
+                    "has-dash", "a value", "property 'has-dash' (String)", "not a valid java identifier");
+        }
+    }
+
+    /** AMQP carries any property name: one that OpenWire takes and Artemis's core client would refuse reaches Artemis over AMQP. */
+    @Test
+    void aPropertyNameArtemisCoreRefusesIsCarriedToArtemisOverAmqp() throws Exception {
+        try (TestClassicBroker classic = TestClassicBroker.started("local", dir.resolve("classic"));
+             TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
+            ConnectionSettings source = CrossVendorBridgeTest.openWire("local", classic.url());
+            ConnectionSettings target = CrossVendorBridgeTest.amqp("remote", artemis.url().replace("tcp://", "amqp://"), true);
+            send(source, "in", id -> Map.of("has-dash", "value " + id));
+            Route route = Route.of(source, classic::messageCount, target, artemis::messageCount);
+            ProviderClient.Received bridged = run(route, route.channel("fidelity"), MESSAGES, 0);
+            assertArrivedOnceAsSent(bridged, ids(id -> true), Map.of());
+            bridged.byId().forEach((id, copies) -> assertThat(copies.get(0).properties().get("has-dash"))
+                    .as("property has-dash of message %d", id).isEqualTo("value " + id));
+        }
+    }
+
+    /** Artemis's core client carries byte[] property values; Qpid JMS does not. */
+    @Test
+    void aBytesValuedPropertyFromArtemisCannotGoOverAmqp() throws Exception {
+        try (TestBroker local = TestBroker.started("local", dir.resolve("local"));
+             TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
+            uncarriableGoesToTheErrorQueue(Route.of(CrossVendorBridgeTest.artemis("local", local.url()), local::messageCount,
+                            CrossVendorBridgeTest.amqp("remote", remote.url().replace("tcp://", "amqp://"), true), remote::messageCount),
+                    "checksum", new byte[] {1, 2, 3}, "property 'checksum' (byte[])", "Only objectified primitive objects");
+        }
+    }
+
+    /** RabbitMQ JMS checks only a name's first character and the selector's reserved words: a dash passes, and Artemis refuses it. */
+    @Test
+    @EnabledIfEnvironmentVariable(named = "FERRY_TEST_RABBITMQ_URL", matches = ".+")
+    void aPropertyNameArtemisRefusesFromRabbitMqGoesToTheErrorQueue() throws Exception {
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        try (Connection amqp = RabbitMqTestServer.amqp091().newConnection();
+             TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
+            Route route = new Route(rabbitMq("local"), "ferry-test-in-" + suffix, "ferry-test-errors-" + suffix,
+                    queue -> rabbitMqMessages(amqp, queue), CrossVendorBridgeTest.artemis("remote", artemis.url()), "out",
+                    artemis::messageCount);
+            try {
+                uncarriableGoesToTheErrorQueue(route, "has-dash", "a value", "property 'has-dash' (String)", "not a valid java identifier");
+            } finally {
+                deleteQueues(amqp, route.in(), route.errors());
+            }
+        }
+    }
+
+    /** Every tenth message (ids 7, 17, ...) is poison: rejected by the service three times, then moved to the error queue. */
+    private void poisonMessagesGoToTheErrorQueue(Route route) throws Exception {
+        IntPredicate poison = id -> id % 10 == 7;
+        send(route.sourceClient(), route.in(), id -> Map.of("poison", poison.test(id)));
+        AdapterConfig.Channel channel = route.channel("poison").service("poison-check", "jdbc-lookup", POISON_CHECK);
+        Set<Integer> rejected = ids(poison);
+        ProviderClient.Received bridged = run(route, channel, MESSAGES - rejected.size(), rejected.size());
+
+        assertArrivedOnceAsSent(bridged, ids(poison.negate()), Map.of("verdict", "clean"));
+        ProviderClient.Received errors = receive(route.sourceClient(), route.errors(), rejected.size());
+        assertArrivedOnceAsSent(errors, rejected, Map.of(
+                ErrorProperties.STAGE, LifecycleStages.service("poison-check"),
+                ErrorProperties.EXCEPTION_CLASS, "io.ferry.api.ServiceException",
+                ErrorProperties.ORIGINAL_DESTINATION, route.in(),
+                ErrorProperties.ATTEMPTS, 3));
+        errors.byId().forEach((id, copies) -> assertThat(copies.get(0).properties().get(ErrorProperties.MESSAGE)).asString()
+                .startsWith("service 'poison-check': no row for poison=true"));
+    }
+
+    /** Every tenth message (ids 3, 13, ...) carries a property the target cannot take: it goes to the error queue, its neighbours arrive. */
+    private void uncarriableGoesToTheErrorQueue(Route route, String property, Object value, String named, String why) throws Exception {
+        IntPredicate uncarriable = id -> id % 10 == 3;
+        send(route.sourceClient(), route.in(), id -> uncarriable.test(id) ? Map.of(property, value) : Map.of());
+        Set<Integer> rejected = ids(uncarriable);
+        ProviderClient.Received bridged = run(route, route.channel("fidelity"), MESSAGES - rejected.size(), rejected.size());
+
+        assertArrivedOnceAsSent(bridged, ids(uncarriable.negate()), Map.of());
+        ProviderClient.Received errors = receive(route.sourceClient(), route.errors(), rejected.size());
+        assertArrivedOnceAsSent(errors, rejected, Map.of(
+                ErrorProperties.STAGE, LifecycleStages.PRODUCER,
+                ErrorProperties.ORIGINAL_DESTINATION, route.in(),
+                ErrorProperties.ATTEMPTS, 3));
+        errors.byId().forEach((id, copies) -> {
+            Map<String, Object> properties = copies.get(0).properties();
+            assertThat(properties.get(ErrorProperties.MESSAGE)).asString().as("the reason of message %d", id)
+                    .startsWith(named).contains(why);
+            // Compared as text for a map: ActiveMQ's client hands a map property's strings back as its own UTF8Buffer.
+            Object kept = properties.get(property);
+            assertThat(kept instanceof Map<?, ?> ? String.valueOf(kept) : kept).as("the property the target refused, kept in the error queue")
+                    .isEqualTo(value instanceof Map<?, ?> ? String.valueOf(value) : value);
+        });
+    }
+
+    /**
+     * Runs the adapter until the target has {@code bridged} messages and the source's error queue {@code rejected};
+     * answers what arrived at the target, after checking nothing is left on the source.
+     */
+    private ProviderClient.Received run(Route route, AdapterConfig.Channel channel, int bridged, int rejected) throws Exception {
+        String yaml = AdapterConfig.empty().connection(route.source().name(), withCredentials(route.source()))
+                .connection(route.target().name(), withCredentials(route.target())).channel(channel).yaml();
+        try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), yaml)) {
+            await().atMost(DEADLINE).until(() -> route.delivered().applyAsLong(route.out()) >= bridged
+                    && route.sourceCount().applyAsLong(route.errors()) >= rejected);
+        }
+        assertThat(route.sourceCount().applyAsLong(route.in())).as("left on the source").isZero();
+        return receive(route.target(), route.out(), bridged);
+    }
+
+    /**
+     * Where a test's messages go: from queue {@code in} at the source to queue {@code out} at the target, the rejected
+     * ones to queue {@code errors} at the source; each side's message count of a queue, as its broker tells it; and the
+     * client the test sends to and reads the source with (the adapter's, unless said otherwise).
+     */
+    private record Route(ConnectionSettings source, String in, String errors, ToLongFunction<String> sourceCount,
+                         ConnectionSettings target, String out, ToLongFunction<String> delivered, ConnectionSettings sourceClient) {
+
+        Route(ConnectionSettings source, String in, String errors, ToLongFunction<String> sourceCount,
+              ConnectionSettings target, String out, ToLongFunction<String> delivered) {
+            this(source, in, errors, sourceCount, target, out, delivered, source);
+        }
+
+        static Route of(ConnectionSettings source, ToLongFunction<String> sourceCount, ConnectionSettings target,
+                        ToLongFunction<String> targetCount) {
+            return new Route(source, "in", ERRORS, sourceCount, target, "out", targetCount);
+        }
+
+        /** The same route, the test sending to and reading the source through another client than the adapter's. */
+        Route sentAndReadThrough(ConnectionSettings client) {
+            return new Route(source, in, errors, sourceCount, target, out, delivered, client);
+        }
+
+        AdapterConfig.Channel channel(String id) {
+            return AdapterConfig.Channel.of(id).consume(source.name(), "queue", in).produce(target.name(), "queue", out)
+                    .set("error-queue", errors).workflow("send-events", false);
+        }
+    }
+
+    /** {@link ProviderClient}'s numbered messages (bytes and text, a property of every type), each with the extra properties given. */
+    private static void send(ConnectionSettings settings, String queue, IntFunction<Map<String, Object>> extra) throws Exception {
+        try (ProviderClient client = new ProviderClient(settings)) {
+            Session session = client.session();
+            MessageProducer producer = session.createProducer(session.createQueue(queue));
+            producer.setDeliveryMode(DeliveryMode.PERSISTENT);
+            for (int id = 0; id < MESSAGES; id++) {
+                Message message;
+                if (id % 2 == 0) {
+                    BytesMessage bytes = session.createBytesMessage();
+                    bytes.writeBytes(ProviderClient.payload(id, SIZE));
+                    message = bytes;
+                } else {
+                    message = session.createTextMessage(ProviderClient.text(id, SIZE));
+                }
+                message.setIntProperty(ProviderClient.ID, id);
+                for (Map.Entry<String, Object> property : ProviderClient.typedProperties(id).entrySet()) {
+                    message.setObjectProperty(property.getKey(), property.getValue());
+                }
+                for (Map.Entry<String, Object> property : extra.apply(id).entrySet()) {
+                    message.setObjectProperty(property.getKey(), property.getValue());
+                }
+                producer.send(message);
+            }
+            if (settings.transacted()) {
+                session.commit();
+            }
+        }
+    }
+
+    private static ProviderClient.Received receive(ConnectionSettings settings, String queue, int expected) throws Exception {
+        try (ProviderClient client = new ProviderClient(settings)) {
+            return client.receive(queue, expected, DEADLINE);
+        }
+    }
+
+    /** Exactly these ids arrived, each once, with the payload, kind and typed properties sent, and the properties given. */
+    private static void assertArrivedOnceAsSent(ProviderClient.Received received, Set<Integer> ids, Map<String, Object> alsoCarried) {
+        assertThat(received.duplicated()).as("messages that arrived more than once").isEmpty();
+        assertThat(received.byId().keySet()).as("message numbers that arrived").containsExactlyElementsOf(new TreeSet<>(ids));
+        received.byId().forEach((id, copies) -> {
+            ProviderClient.Arrival arrival = copies.get(0);
+            boolean text = id % 2 != 0;
+            byte[] payload = text ? ProviderClient.text(id, SIZE).getBytes(StandardCharsets.UTF_8) : ProviderClient.payload(id, SIZE);
+            assertThat(arrival.text()).as("message %d is a text message", id).isEqualTo(text);
+            assertThat(Arrays.equals(arrival.payload(), payload)).as("payload of message %d", id).isTrue();
+            ProviderClient.typedProperties(id).forEach((name, value) -> assertThat(arrival.properties().get(name))
+                    .as("property %s of message %d", name, id).isEqualTo(value).hasSameClassAs(value));
+            alsoCarried.forEach((name, value) -> assertThat(arrival.properties().get(name))
+                    .as("property %s of message %d", name, id).isEqualTo(value));
+        });
+    }
+
+    private static Set<Integer> ids(IntPredicate which) {
+        return IntStream.range(0, MESSAGES).filter(which).boxed().collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private static Map<String, Object> withCredentials(ConnectionSettings settings) {
+        Map<String, Object> connection = CrossVendorBridgeTest.yaml(settings);
+        if (settings.user() != null) {
+            connection.put("user", settings.user());
+            connection.put("password", settings.password());
+        }
+        return connection;
+    }
+
+    private static ConnectionSettings rabbitMq(String name) {
+        return new ConnectionSettings(name, "rabbitmq", RabbitMqTestServer.url(), RabbitMqTestServer.user(), RabbitMqTestServer.password(),
+                null, Map.of(), true);
+    }
+
+    private static void deleteQueues(Connection amqp, String... queues) throws Exception {
+        try (Channel channel = amqp.createChannel()) {
+            for (String queue : queues) {
+                channel.queueDelete(queue);
+            }
+        }
+    }
+
+    /** The messages in a RabbitMQ queue; 0 when it does not exist (yet), asked on a channel of its own. */
+    private static long rabbitMqMessages(Connection amqp, String queue) {
+        try (Channel channel = amqp.createChannel()) {
+            return channel.queueDeclarePassive(queue).getMessageCount();
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+}
