@@ -1,6 +1,6 @@
 package io.ferry.core;
 
-/** A message arrived that the adapter cannot carry (an unsupported JMS message type, an unreadable body). */
+/** A message arrived that the adapter cannot carry (an object message, an unreadable body). */
 public final class UntranslatableMessageException extends MessageRejectedException {
 
     public UntranslatableMessageException(String message, Throwable cause) {

@@ -207,11 +207,13 @@ final class Worker implements Runnable {
         int limit = isolateRemaining > 0 ? 1 : settings.batchSize();
         long deadline = System.nanoTime() + settings.batchTime().toNanos();
         long lingerMillis = settings.batchLinger().toMillis();
+        long bytes = 0;
         FerryMessage message = first;
         while (message != null) {
             batch.add(message);
+            bytes += message.bodySize();
             long left = deadline - System.nanoTime();
-            if (batch.size() >= limit || left <= 0) {
+            if (batch.size() >= limit || bytes >= settings.batchBytes() || left <= 0) {
                 break;
             }
             // A lone message means the source is quiet: it goes at once, without first asking the

@@ -17,9 +17,12 @@ import io.ferry.core.Backoff;
  *                       one before it closes (0: it closes as soon as none is waiting)
  * @param receiveTimeout bounds each receive, and so how fast a stop is noticed
  * @param reconnect      paces attempts to reach a broker that is down
+ * @param batchBytes     a batch closes once the bodies it holds total this many bytes (or more): with large
+ *                       messages this, not {@code batchSize}, bounds the memory a batch takes (docs/messages.md)
  */
 public record WorkflowSettings(String channelId, String id, boolean sendEvents, int maxAttempts, int batchSize,
-                               Duration batchTime, Duration batchLinger, Duration receiveTimeout, Backoff reconnect) {
+                               Duration batchTime, Duration batchLinger, Duration receiveTimeout, Backoff reconnect,
+                               long batchBytes) {
 
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
     public static final int DEFAULT_BATCH_SIZE = 100;
@@ -32,10 +35,19 @@ public record WorkflowSettings(String channelId, String id, boolean sendEvents, 
      * low rates) closes as soon as no message is waiting.
      */
     public static final int LINGER_FROM = 10;
+    /**
+     * 32 MiB: with the body copied once into the adapter's message, a worker holds at most this much plus
+     * one message of bodies in a batch, so three 10 MB messages rather than a hundred; at 3 KB a message
+     * it never closes a batch before {@code batchSize} does.
+     */
+    public static final long DEFAULT_BATCH_BYTES = 32L * 1024 * 1024;
 
     public WorkflowSettings {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("max attempts must be at least 1, was " + maxAttempts);
+        }
+        if (batchBytes < 1) {
+            throw new IllegalArgumentException("batch bytes must be at least 1, was " + batchBytes);
         }
         if (batchSize < 1 || batchTime.isNegative() || batchLinger.isNegative()) {
             throw new IllegalArgumentException("batch size must be at least 1, batch time and linger not negative, was "
@@ -49,26 +61,30 @@ public record WorkflowSettings(String channelId, String id, boolean sendEvents, 
      */
     public static WorkflowSettings of(String channelId, String id) {
         return new WorkflowSettings(channelId, id, true, DEFAULT_MAX_ATTEMPTS, DEFAULT_BATCH_SIZE, DEFAULT_BATCH_TIME,
-                DEFAULT_BATCH_LINGER, Duration.ofMillis(200), Backoff.DEFAULT);
+                DEFAULT_BATCH_LINGER, Duration.ofMillis(200), Backoff.DEFAULT, DEFAULT_BATCH_BYTES);
     }
 
     public WorkflowSettings withSendEvents(boolean send) {
-        return new WorkflowSettings(channelId, id, send, maxAttempts, batchSize, batchTime, batchLinger, receiveTimeout, reconnect);
+        return new WorkflowSettings(channelId, id, send, maxAttempts, batchSize, batchTime, batchLinger, receiveTimeout, reconnect, batchBytes);
     }
 
     public WorkflowSettings withMaxAttempts(int attempts) {
-        return new WorkflowSettings(channelId, id, sendEvents, attempts, batchSize, batchTime, batchLinger, receiveTimeout, reconnect);
+        return new WorkflowSettings(channelId, id, sendEvents, attempts, batchSize, batchTime, batchLinger, receiveTimeout, reconnect, batchBytes);
     }
 
     public WorkflowSettings withReconnect(Backoff backoff) {
-        return new WorkflowSettings(channelId, id, sendEvents, maxAttempts, batchSize, batchTime, batchLinger, receiveTimeout, backoff);
+        return new WorkflowSettings(channelId, id, sendEvents, maxAttempts, batchSize, batchTime, batchLinger, receiveTimeout, backoff, batchBytes);
     }
 
     public WorkflowSettings withBatch(int size, Duration time) {
-        return new WorkflowSettings(channelId, id, sendEvents, maxAttempts, size, time, batchLinger, receiveTimeout, reconnect);
+        return new WorkflowSettings(channelId, id, sendEvents, maxAttempts, size, time, batchLinger, receiveTimeout, reconnect, batchBytes);
     }
 
     public WorkflowSettings withBatchLinger(Duration linger) {
-        return new WorkflowSettings(channelId, id, sendEvents, maxAttempts, batchSize, batchTime, linger, receiveTimeout, reconnect);
+        return new WorkflowSettings(channelId, id, sendEvents, maxAttempts, batchSize, batchTime, linger, receiveTimeout, reconnect, batchBytes);
+    }
+
+    public WorkflowSettings withBatchBytes(long bytes) {
+        return new WorkflowSettings(channelId, id, sendEvents, maxAttempts, batchSize, batchTime, batchLinger, receiveTimeout, reconnect, bytes);
     }
 }

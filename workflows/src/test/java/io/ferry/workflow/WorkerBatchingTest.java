@@ -41,6 +41,15 @@ class WorkerBatchingTest {
     }
 
     @Test
+    void aBatchClosesOnceItsBodiesReachTheByteBudget() throws Exception {
+        ScriptedSource source = new ScriptedSource().waiting(3);
+
+        List<Integer> batches = run(source, NO_BATCH_TIME.withBatchBytes(1), 3);
+
+        assertThat(batches).as("every message's body reaches a budget of one byte").containsExactly(1, 1, 1);
+    }
+
+    @Test
     void aLoneMessageGoesWithoutAskingTheSourceWhetherAnotherIsWaiting() throws Exception {
         ScriptedSource source = new ScriptedSource().arrivingLater(1).atSource(1);
 

@@ -1,27 +1,47 @@
 package io.ferry.core.jms;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Enumeration;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
+import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
+import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
+import jakarta.jms.MessageEOFException;
+import jakarta.jms.ObjectMessage;
+import jakarta.jms.Queue;
 import jakarta.jms.Session;
+import jakarta.jms.StreamMessage;
+import jakarta.jms.TemporaryQueue;
+import jakarta.jms.TemporaryTopic;
 import jakarta.jms.TextMessage;
+import jakarta.jms.Topic;
 
 import io.ferry.api.FerryMessage;
 import io.ferry.api.FerryMessage.PayloadType;
+import io.ferry.api.FerryMessage.ReplyTo;
 import io.ferry.core.UntranslatableMessageException;
 import io.ferry.core.provider.BrokerProvider;
 
 /**
- * Turns JMS messages into {@link FerryMessage}s and back, keeping every application property (with
- * its type), the body kind (bytes or text), the delivery mode and the priority. Properties that are
- * not the sender's are left behind: {@code JMSXDeliveryCount} (each delivery's own), the
- * {@code JMS_<vendor>_} properties the JMS specification reserves for a client's own use, and what the
+ * Turns JMS messages into {@link FerryMessage}s and back: the one place where Ferry decides what is
+ * carried (docs/messages.md). It keeps every application property (with its type), the body and its kind
+ * (bytes, text, a text message without text, map, stream, or none), the delivery mode, the priority, the
+ * expiration, JMSCorrelationID, JMSType and JMSReplyTo (as a name: the target's destination of the same
+ * kind and name; a temporary destination exists only on the source's connection and is not carried).
+ * Properties that are not the sender's are left behind: {@code JMSXDeliveryCount} (each delivery's own),
+ * the {@code JMS_<vendor>_} properties the JMS specification reserves for a client's own use, and what the
  * source's provider says is its own bookkeeping.
+ *
+ * <p>An object message is refused before its body is touched: Ferry never deserializes a body (a
+ * serialized Java object runs code of the sender's choosing when read), and JMS offers no way to read its
+ * bytes without doing so. It goes to the error queue as it arrived.
  */
 public final class JmsMessageTranslator {
 
@@ -32,7 +52,7 @@ public final class JmsMessageTranslator {
 
     public FerryMessage fromJms(Message jms, BrokerProvider source) throws UntranslatableMessageException {
         try {
-            FerryMessage message = new FerryMessage(jms.getJMSMessageID(), typeOf(jms), body(jms));
+            FerryMessage message = withBody(jms);
             Map<String, Object> metadata = message.metadata();
             for (Enumeration<?> names = jms.getPropertyNames(); names.hasMoreElements(); ) {
                 String name = (String) names.nextElement();
@@ -42,20 +62,73 @@ public final class JmsMessageTranslator {
             }
             message.setPersistent(jms.getJMSDeliveryMode() == DeliveryMode.PERSISTENT);
             message.setPriority(jms.getJMSPriority());
+            message.setExpiration(jms.getJMSExpiration());
+            message.setCorrelationId(jms.getJMSCorrelationID());
+            message.setType(jms.getJMSType());
+            message.setReplyTo(replyTo(jms.getJMSReplyTo()));
             return message;
         } catch (JMSException e) {
             throw new UntranslatableMessageException("cannot read message: " + e.getMessage(), e);
         }
     }
 
-    /** A JMS message of the message's kind with its body, and no properties yet. */
+    /** An empty JMS message of the message's kind: the one step that asks the session (and so can fail with the connection). */
     public Message newMessage(FerryMessage message, Session session) throws JMSException {
-        if (message.payloadType() == PayloadType.TEXT) {
-            return session.createTextMessage(message.text());
+        return switch (message.payloadType()) {
+            case TEXT -> session.createTextMessage();
+            case BYTES -> session.createBytesMessage();
+            case MAP -> session.createMapMessage();
+            case STREAM -> session.createStreamMessage();
+            case NONE -> session.createMessage();
+        };
+    }
+
+    /**
+     * Writes the message's body and headers (correlation id, type, reply-to) into a message from
+     * {@link #newMessage}. Delivery mode, priority and time to live are the send's (see {@link #timeToLive}).
+     * A value the target's client refuses (a map value's type, say) fails here.
+     *
+     * @param destinations the target session's destinations by name, for the reply-to
+     */
+    public void copyBodyAndHeaders(FerryMessage message, Message jms, DestinationCache destinations) throws JMSException {
+        switch (message.payloadType()) {
+            case TEXT -> ((TextMessage) jms).setText(message.text());
+            case BYTES -> ((BytesMessage) jms).writeBytes(message.payload());
+            case MAP -> {
+                MapMessage map = (MapMessage) jms;
+                for (Map.Entry<String, Object> entry : message.mapBody().entrySet()) {
+                    map.setObject(entry.getKey(), entry.getValue());
+                }
+            }
+            case STREAM -> {
+                StreamMessage stream = (StreamMessage) jms;
+                for (Object value : message.streamBody()) {
+                    stream.writeObject(value);
+                }
+            }
+            case NONE -> {
+                // headers and properties only
+            }
         }
-        BytesMessage bytes = session.createBytesMessage();
-        bytes.writeBytes(message.payload());
-        return bytes;
+        if (message.correlationId() != null) {
+            jms.setJMSCorrelationID(message.correlationId());
+        }
+        if (message.type() != null) {
+            jms.setJMSType(message.type());
+        }
+        if (message.replyTo() != null) {
+            jms.setJMSReplyTo(destinations.get(message.replyTo()));
+        }
+    }
+
+    /**
+     * The time to live to send the message with, so that it expires on the target when it would have on
+     * the source: the time left until its expiration (at least 1 ms, so a message that expired on the way
+     * still expires on the target, through its expiry address, rather than living for ever); 0 (never) for
+     * a message without expiration.
+     */
+    public static long timeToLive(FerryMessage message, long nowMillis) {
+        return message.expiration() == 0 ? Message.DEFAULT_TIME_TO_LIVE : Math.max(1, message.expiration() - nowMillis);
     }
 
     /**
@@ -75,25 +148,52 @@ public final class JmsMessageTranslator {
         }
     }
 
-    private static PayloadType typeOf(Message jms) throws UntranslatableMessageException, JMSException {
-        if (jms instanceof BytesMessage) {
-            return PayloadType.BYTES;
+    private static FerryMessage withBody(Message jms) throws JMSException, UntranslatableMessageException {
+        String id = jms.getJMSMessageID();
+        if (jms instanceof BytesMessage bytes) {
+            byte[] body = new byte[(int) bytes.getBodyLength()];
+            bytes.readBytes(body);
+            return new FerryMessage(id, PayloadType.BYTES, body);
         }
-        if (jms instanceof TextMessage) {
-            return PayloadType.TEXT;
-        }
-        throw new UntranslatableMessageException("unsupported JMS message type " + jms.getClass().getSimpleName()
-                + " (id " + jms.getJMSMessageID() + "): only bytes and text messages are carried", null);
-    }
-
-    private static byte[] body(Message jms) throws JMSException {
         if (jms instanceof TextMessage text) {
             String value = text.getText();
-            return value == null ? new byte[0] : value.getBytes(StandardCharsets.UTF_8);
+            return new FerryMessage(id, PayloadType.TEXT, value == null ? null : value.getBytes(StandardCharsets.UTF_8));
         }
-        BytesMessage bytes = (BytesMessage) jms;
-        byte[] body = new byte[(int) bytes.getBodyLength()];
-        bytes.readBytes(body);
-        return body;
+        if (jms instanceof MapMessage map) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            for (Enumeration<?> names = map.getMapNames(); names.hasMoreElements(); ) {
+                String name = (String) names.nextElement();
+                body.put(name, map.getObject(name));
+            }
+            return FerryMessage.ofMap(id, body);
+        }
+        if (jms instanceof StreamMessage stream) {
+            List<Object> body = new ArrayList<>();
+            try {
+                while (true) {
+                    body.add(stream.readObject());
+                }
+            } catch (MessageEOFException end) {
+                return FerryMessage.ofStream(id, body);
+            }
+        }
+        if (jms instanceof ObjectMessage) {
+            throw new UntranslatableMessageException("object messages are not carried (id " + id
+                    + "): Ferry never deserializes a message body", null);
+        }
+        return new FerryMessage(id, PayloadType.NONE, null);
+    }
+
+    private static ReplyTo replyTo(Destination destination) throws JMSException {
+        if (destination == null || destination instanceof TemporaryQueue || destination instanceof TemporaryTopic) {
+            return null;
+        }
+        if (destination instanceof Queue queue) {
+            return new ReplyTo(queue.getQueueName(), false);
+        }
+        if (destination instanceof Topic topic) {
+            return new ReplyTo(topic.getTopicName(), true);
+        }
+        return null;
     }
 }

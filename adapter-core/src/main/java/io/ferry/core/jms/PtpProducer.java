@@ -39,6 +39,7 @@ public final class PtpProducer implements Producer {
     private final long generation;
     private final MessageProducer producer;
     private final JmsMessageTranslator translator;
+    private final DestinationCache destinations;
 
     PtpProducer(SharedConnection connection, JmsDestination target, JmsMessageTranslator translator) throws JMSException {
         this.connection = connection;
@@ -49,6 +50,7 @@ public final class PtpProducer implements Producer {
         SharedConnection.OpenedSession opened = connection.createSession(transacted ? Session.SESSION_TRANSACTED : Session.AUTO_ACKNOWLEDGE);
         this.session = opened.session();
         this.generation = opened.generation();
+        this.destinations = new DestinationCache(session);
         try {
             this.producer = session.createProducer(target.create(session));
             producer.setDisableMessageTimestamp(false);
@@ -66,13 +68,16 @@ public final class PtpProducer implements Producer {
         Message jms = message(message);
         try {
             int mode = message.persistent() ? DeliveryMode.PERSISTENT : DeliveryMode.NON_PERSISTENT;
-            producer.send(jms, mode, message.priority(), Message.DEFAULT_TIME_TO_LIVE);
+            producer.send(jms, mode, message.priority(), JmsMessageTranslator.timeToLive(message, System.currentTimeMillis()));
         } catch (JMSException | RuntimeException e) {
             throw failed("produce to", e);
         }
     }
 
-    /** The JMS message to send; what the target's client refuses to carry (a property's name or type) rejects the message. */
+    /**
+     * The JMS message to send. What the target's client refuses to carry (a property's name or type, a map
+     * value's type) rejects the message, unless the connection was lost meanwhile: then it is the target's fault.
+     */
     private Message message(FerryMessage message) throws ProduceException, MessageRejectedException {
         Message jms;
         try {
@@ -81,6 +86,7 @@ public final class PtpProducer implements Producer {
             throw failed("produce to", e);
         }
         try {
+            translator.copyBodyAndHeaders(message, jms, destinations);
             translator.copyProperties(message, jms);
             jms.setStringProperty(BridgeProperties.SOURCE_MESSAGE_ID, message.id());
             if (markDuplicates) {
@@ -88,6 +94,9 @@ public final class PtpProducer implements Producer {
             }
             return jms;
         } catch (JMSException | RuntimeException e) {
+            if (connection.lost(generation)) {
+                throw failed("produce to", e);
+            }
             throw new MessageRejectedException(LifecycleStages.PRODUCER, connection.settings().name() + " (" + provider.name()
                     + ") cannot carry the message: " + e.getMessage(), e);
         }
