@@ -7,6 +7,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -122,6 +123,15 @@ public final class EmbeddedBroker implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** {@code count} free ports on this machine, all different (each asked of the system alone, so two could otherwise coincide). */
+    public static List<Integer> freePorts(int count) {
+        Set<Integer> ports = new LinkedHashSet<>();
+        while (ports.size() < count) {
+            ports.add(freePort());
+        }
+        return List.copyOf(ports);
     }
 
     private static FileConfiguration load(Path brokerXml) {

@@ -9,7 +9,7 @@ import io.ferry.peers.PeerCommand;
 /** The {@code ferry} command: every subcommand of the one executable jar. */
 @Command(name = "ferry", mixinStandardHelpOptions = true, version = "ferry 0.1.0",
         description = "A profiled JMS-to-JMS message bridge.",
-        subcommands = {BrokerCommand.class, RunCommand.class, PerfCommand.class, LoadgenCommand.class, HealthCommand.class,
+        subcommands = {BrokerCommand.class, RunCommand.class, PerfCommand.class, SoakCommand.class, LoadgenCommand.class, HealthCommand.class,
                 CompareCommand.class, CommandLine.HelpCommand.class})
 public final class FerryMain {
 

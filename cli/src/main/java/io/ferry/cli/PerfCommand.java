@@ -78,6 +78,11 @@ public final class PerfCommand implements Callable<Integer> {
             + "every batch as soon as no message is waiting (default: the adapter's own)")
     Duration batchLinger;
 
+    @Option(names = "--local-transactions", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Ferry acknowledges the local broker by committing a local transaction; with --no-local-transactions by hand, "
+                    + "once the target has the batch (the local connection's transactions: false; docs/benchmarks.md) (default on)")
+    boolean localTransactions;
+
     @Option(names = "--delivery", description = "persistent, non-persistent or both: every case runs in each (default persistent; both with --peers)")
     String delivery;
 
@@ -177,7 +182,7 @@ public final class PerfCommand implements Callable<Integer> {
             require(java.nio.file.Files.isRegularFile(configDir.resolve(broker)),
                     configDir.resolve(broker) + " not found (run from the project's root, or give --config-dir)");
         }
-        return new PerfSettings(messages, size, warmupMessages, warmupMostMessages, runs, parsed, poolSize, batchSize, batchLinger, deliveryModes, rate, fixedRate,
+        return new PerfSettings(messages, size, warmupMessages, warmupMostMessages, runs, parsed, poolSize, batchSize, batchLinger, localTransactions, deliveryModes, rate, fixedRate,
                 latencyMessages, senderThreads, configDir, out, localBroker, remoteBroker);
     }
 

@@ -123,7 +123,7 @@ class HealthCommandTest {
         assertThat(FiguresFile.read(json).figures().tags()).extracting(t -> t.tag()).contains(Recordings.WORKFLOW);
 
         String page = Files.readString(html);
-        assertThat(page).doesNotContain("/*CHART_JS*/", "/*REPORT_JSON*/").contains("new Chart(", "\"findings\"");
+        assertThat(page).doesNotContain("/*CHART_JS*/", "/*REPORT_JSON*/", "/*REPORT_STYLE*/").contains("new Chart(", "\"findings\"");
         // Chart.js itself is inline (its UMD build registers the global), so the page needs no network.
         assertThat(page.length()).isGreaterThan(100_000);
     }

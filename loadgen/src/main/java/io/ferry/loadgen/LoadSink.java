@@ -32,8 +32,14 @@ public final class LoadSink {
      */
     public SinkReport run(SinkSettings settings, Map<String, Integer> expectedPerProducer, ProgressListener progress)
             throws LoadException {
+        return run(settings, expectedPerProducer, progress, LatencyListener.none());
+    }
+
+    /** As {@link #run(SinkSettings, Map, ProgressListener)}, telling {@code latencies} each message's latency as it arrives. */
+    public SinkReport run(SinkSettings settings, Map<String, Integer> expectedPerProducer, ProgressListener progress,
+                          LatencyListener latencies) throws LoadException {
         long expected = expectedTotal(settings, expectedPerProducer);
-        SinkAccounting accounting = new SinkAccounting(settings.runId(), expectedPerProducer);
+        SinkAccounting accounting = new SinkAccounting(settings.runId(), expectedPerProducer, latencies);
         try (BrokerConnection broker = BrokerConnection.open(settings.broker());
              ProgressTicker ticker = new ProgressTicker(PHASE, expected, accounting::runArrivals, progress)) {
             Session session = broker.batchSession();

@@ -27,6 +27,7 @@ final class SinkAccounting {
     private final boolean learnProducers;
     private final DeliveryLedger ledger;
     private final Histogram latencyMicros = new Histogram(SIGNIFICANT_DIGITS);
+    private final LatencyListener latencyListener;
     private volatile long runArrivals;
     private long delivered;
     private long foreign;
@@ -36,7 +37,13 @@ final class SinkAccounting {
      * @param expectedPerProducer the producers' counts; empty to learn them from the messages' {@link LoadProperties#PRODUCER_MESSAGES}
      */
     SinkAccounting(String runId, Map<String, Integer> expectedPerProducer) {
+        this(runId, expectedPerProducer, LatencyListener.none());
+    }
+
+    /** As above, telling {@code latencyListener} each latency the histogram takes. */
+    SinkAccounting(String runId, Map<String, Integer> expectedPerProducer, LatencyListener latencyListener) {
         this.runId = runId;
+        this.latencyListener = latencyListener;
         this.learnProducers = expectedPerProducer.isEmpty();
         this.ledger = new DeliveryLedger(expectedPerProducer);
         latencyMicros.setAutoResize(true);
@@ -77,7 +84,9 @@ final class SinkAccounting {
                 : LoadProperties.SENT_AT_MICROS;
         if (message.propertyExists(from)) {
             // Clocks of two processes can disagree by a little; a negative latency is zero.
-            latencyMicros.recordValue(Math.max(0, receivedAtMicros - message.getLongProperty(from)));
+            long micros = Math.max(0, receivedAtMicros - message.getLongProperty(from));
+            latencyMicros.recordValue(micros);
+            latencyListener.delivered(micros);
         }
     }
 

@@ -70,6 +70,21 @@ class LoadRoundTripTest {
     }
 
     @Test
+    void aLatencyListenerHearsEachMessageOnceWithTheLatencyTheHistogramTook() throws Exception {
+        SendReport sent = new LoadSender().run(SendSettings.of(ConnectionSettings.anonymous("broker", broker.url()), "listened", 2, 200, 256)
+                .withRate(2000), ProgressListener.none());
+        List<Long> heard = new CopyOnWriteArrayList<>();
+
+        SinkReport received = new LoadSink().run(sinkSettings("listened", 200, sent.runId()), sent.sentPerProducer(), ProgressListener.none(),
+                heard::add);
+
+        assertThat(received.delivery().clean()).isTrue();
+        assertThat(heard).hasSize(200).allSatisfy(micros -> assertThat(micros).isNotNegative());
+        long slowest = heard.stream().mapToLong(Long::longValue).max().orElseThrow();
+        assertThat(received.latencyHistogram().highestEquivalentValue(slowest)).isEqualTo(received.latencyHistogram().getMaxValue());
+    }
+
+    @Test
     void filesAsTextArriveIntactAndTheSinkLearnsTheProducersFromTheMessages() throws Exception {
         Path files = Files.createDirectories(dir.resolve("payloads"));
         Files.writeString(files.resolve("a.xml"), "<order id=\"1\"/>");

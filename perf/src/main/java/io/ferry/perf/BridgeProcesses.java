@@ -104,15 +104,19 @@ final class BridgeProcesses {
             channel.workflow("batch-linger", settings.batchLinger().toNanos() + "ns");
         }
         return "# Written by ferry perf for case " + perfCase.name() + ".\n" + AdapterConfig.empty()
-                .connection(AdapterConfig.LOCAL, connection(local)).connection(AdapterConfig.REMOTE, connection(remote)).channel(channel)
+                .connection(AdapterConfig.LOCAL, connection(local, settings.localTransactions()))
+                .connection(AdapterConfig.REMOTE, connection(remote, true)).channel(channel)
                 .events(AdapterConfig.LOCAL, "ferry.events").management(0).yaml();
     }
 
-    /** A connection of the adapter's configuration: the broker's provider and URL. */
-    private static Map<String, Object> connection(PerfReport.Broker broker) {
+    /** A connection of the adapter's configuration: the broker's provider and URL, and transactions when they are off. */
+    private static Map<String, Object> connection(PerfReport.Broker broker, boolean transactions) {
         Map<String, Object> connection = new LinkedHashMap<>();
         connection.put("provider", broker.kind().provider());
         connection.put("url", broker.url());
+        if (!transactions) {
+            connection.put("transactions", false);
+        }
         return connection;
     }
 }

@@ -34,7 +34,7 @@ public final class PerfBrokerConfig {
     }
 
     /** Writes {@code target} from {@code source}: each case's queues declared on this broker, and the core bridge when asked. */
-    static void write(Path source, Path target, List<PerfCase> cases, boolean local, int remotePort) throws IOException {
+    public static void write(Path source, Path target, List<PerfCase> cases, boolean local, int remotePort) throws IOException {
         try {
             Document document = parse(source);
             Element core = (Element) document.getElementsByTagNameNS(CORE_NS, "core").item(0);

@@ -10,7 +10,8 @@ import tools.jackson.databind.json.JsonMapper;
 import io.ferry.report.OfflineHtml;
 
 /**
- * Writes report.json and report.html (with the JSON and Chart.js inline, see {@link OfflineHtml}).
+ * Writes a perf or soak run's report.json and report.html (with the JSON and Chart.js inline, see
+ * {@link OfflineHtml}), and reads report.json back.
  */
 public final class PerfReportFiles {
 
@@ -20,12 +21,22 @@ public final class PerfReportFiles {
     }
 
     static void write(PerfReport report, Path dir) throws IOException {
-        String json = JSON.writeValueAsString(report);
-        Files.writeString(dir.resolve("report.json"), json);
-        Files.writeString(dir.resolve("report.html"), OfflineHtml.page("/perf/report.html", json));
+        write(report, "/perf/report.html", dir);
     }
 
     public static PerfReport read(Path file) throws IOException {
-        return JSON.readValue(Files.readString(file), PerfReport.class);
+        return read(file, PerfReport.class);
+    }
+
+    /** Reads a report.json as {@code type} (a soak run's {@code SoakReport}, say). */
+    public static <T> T read(Path file, Class<T> type) throws IOException {
+        return JSON.readValue(Files.readString(file), type);
+    }
+
+    /** Writes report.json and report.html from {@code page}, a template resource such as {@code /perf/soak.html}. */
+    public static void write(Object report, String page, Path dir) throws IOException {
+        String json = JSON.writeValueAsString(report);
+        Files.writeString(dir.resolve("report.json"), json);
+        Files.writeString(dir.resolve("report.html"), OfflineHtml.page(page, json));
     }
 }

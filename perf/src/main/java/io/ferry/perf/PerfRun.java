@@ -21,6 +21,7 @@ import io.ferry.perf.PerfReport.CaseRun;
 import io.ferry.perf.PerfReport.CpuUse;
 import io.ferry.perf.PerfReport.Pass;
 import io.ferry.process.ChildProcess;
+import io.ferry.process.ProcessGroup;
 import io.ferry.process.FerryProcesses;
 import io.ferry.process.ProcessCpu;
 import io.ferry.process.ReadySignal;
@@ -49,8 +50,8 @@ public final class PerfRun {
     private final FerryProcesses ferry;
     private final PerfConsole console;
     private final LoadPass load;
-    private final List<ChildProcess> started = new ArrayList<>();
     private final Path dir;
+    private ProcessGroup processes;
     private CpuMeter cpu;
     private BridgeProcesses bridges;
     private PerfReport.Broker local;
@@ -72,9 +73,8 @@ public final class PerfRun {
 
     public PerfReport run() throws Exception {
         Files.createDirectories(dir);
-        Thread cleanup = new Thread(this::stopAll, "perf-cleanup");
-        Runtime.getRuntime().addShutdownHook(cleanup); // Ctrl-C: no process is left behind
-        try {
+        try (ProcessGroup group = new ProcessGroup("perf")) {
+            processes = group;
             startBrokers();
             List<CaseRun> runs = new ArrayList<>();
             for (boolean persistent : settings.delivery()) {
@@ -90,9 +90,6 @@ public final class PerfRun {
             console.out().println();
             console.out().println("report: " + dir.resolve("report.json") + " and " + dir.resolve("report.html"));
             return report;
-        } finally {
-            stopAll();
-            Runtime.getRuntime().removeShutdownHook(cleanup);
         }
     }
 
@@ -107,7 +104,7 @@ public final class PerfRun {
     }
 
     private void startBrokers() throws Exception {
-        List<Integer> ports = freePorts(4);
+        List<Integer> ports = EmbeddedBroker.freePorts(4);
         int localPort = ports.get(0);
         int remotePort = ports.get(1);
         // ActiveMQ Classic listens for AMQP on a port of its own (Artemis on its one port, for every protocol).
@@ -119,7 +116,7 @@ public final class PerfRun {
         remote = new PerfReport.Broker(settings.remoteBroker(), remoteBroker.awaitReady(ReadySignal.Part.BROKER, BROKER_START_TIMEOUT).value());
         local = new PerfReport.Broker(settings.localBroker(), localBroker.awaitReady(ReadySignal.Part.BROKER, BROKER_START_TIMEOUT).value());
         cpu = new CpuMeter(localBroker, remoteBroker);
-        bridges = new BridgeProcesses(settings, ferry, dir, local, remote, this::start);
+        bridges = new BridgeProcesses(settings, ferry, dir, local, remote, processes::start);
         console.brokers(local, remote, dir);
         warmUpBrokers();
     }
@@ -142,16 +139,7 @@ public final class PerfRun {
             case ACTIVEMQ -> new String[] {"broker", "--kind", kind.configName(), "--name", side, "--port", Integer.toString(port),
                     "--amqp-port", Integer.toString(amqpPort), "--data", data.toString(), "--config", config.toString()};
         };
-        return start(side + " broker", dir.resolve(side + "-broker.log"), ferry.command(BROKER_JVM, arguments));
-    }
-
-    /** Free ports on this machine, all different (each asked of the system alone, so two could otherwise coincide). */
-    private static List<Integer> freePorts(int count) {
-        Set<Integer> ports = new LinkedHashSet<>();
-        while (ports.size() < count) {
-            ports.add(EmbeddedBroker.freePort());
-        }
-        return List.copyOf(ports);
+        return processes.start(side + " broker", dir.resolve(side + "-broker.log"), ferry.command(BROKER_JVM, arguments));
     }
 
     /**
@@ -274,21 +262,5 @@ public final class PerfRun {
     private Pass pass(PerfCase perfCase, int count, boolean persistent, double rate, String phase) throws Exception {
         ConnectionSettings receiveBroker = perfCase instanceof PerfCase.NoBridgeCase ? local.connection(LOCAL) : remote.connection(REMOTE);
         return load.run(local.connection(LOCAL), perfCase.inQueue(), receiveBroker, perfCase.outQueue(), count, persistent, rate, phase);
-    }
-
-    private ChildProcess start(String name, Path log, List<String> command) throws IOException {
-        ChildProcess process = ChildProcess.start(name, command, log);
-        synchronized (this) {
-            started.add(process);
-        }
-        return process;
-    }
-
-    private synchronized void stopAll() {
-        // The adapter first, so that it drains into brokers that are still there.
-        for (int i = started.size() - 1; i >= 0; i--) {
-            started.get(i).close();
-        }
-        started.clear();
     }
 }

@@ -10,6 +10,8 @@ import java.util.List;
  * @param warmup          the least warm-up of each case, in messages; 0 for none
  * @param warmupMax       the most: the warm-up goes on past {@code warmup} while the JVMs' compilers are busy
  * @param batchLinger     Ferry's batch-linger; null for the adapter's default
+ * @param localTransactions whether Ferry's local connection takes local transactions (its {@code transactions} key); false
+ *                        acknowledges the source by hand once the target has the batch
  * @param delivery        persistent (true), non-persistent (false), or both in that order: every case runs in each
  * @param latencyRate     msg/s of the fixed-rate latency pass each case gets after its warm-up; 0 for none
  * @param latencyMessages messages in that pass
@@ -17,7 +19,7 @@ import java.util.List;
  * @param remoteBroker    the kind of the remote broker, where it receives
  */
 public record PerfSettings(int messages, int size, int warmup, int warmupMax, int runs, List<PerfCase> cases, int poolSize, int batchSize,
-                    Duration batchLinger,
+                    Duration batchLinger, boolean localTransactions,
                     List<Boolean> delivery, double rate, double latencyRate, int latencyMessages, int senderThreads,
                     Path configDir, Path outputRoot, BrokerKind localBroker, BrokerKind remoteBroker) {
 
@@ -25,7 +27,7 @@ public record PerfSettings(int messages, int size, int warmup, int warmupMax, in
     public PerfSettings(int messages, int size, int warmup, int warmupMax, int runs, List<PerfCase> cases, int poolSize, int batchSize,
                         Duration batchLinger, List<Boolean> delivery, double rate, double latencyRate, int latencyMessages, int senderThreads,
                         Path configDir, Path outputRoot) {
-        this(messages, size, warmup, warmupMax, runs, cases, poolSize, batchSize, batchLinger, delivery, rate, latencyRate, latencyMessages,
+        this(messages, size, warmup, warmupMax, runs, cases, poolSize, batchSize, batchLinger, true, delivery, rate, latencyRate, latencyMessages,
                 senderThreads, configDir, outputRoot, BrokerKind.ARTEMIS, BrokerKind.ARTEMIS);
     }
 

@@ -63,6 +63,11 @@ public final class ChildProcess implements AutoCloseable {
         return log;
     }
 
+    /** The operating system's id of the process (what /proc/&lt;pid&gt; reads, for figures this class does not keep). */
+    public long pid() {
+        return process.pid();
+    }
+
     /** What a process announced, and how long after its start it was up. */
     public record Ready(String value, Duration after) {
     }

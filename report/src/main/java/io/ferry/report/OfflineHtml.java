@@ -7,8 +7,9 @@ import java.util.Properties;
 
 /**
  * An HTML report that opens offline, from a file, anywhere: a page template from the class path
- * gets Chart.js (from its WebJar) in place of its comment marker CHART_JS and the report's JSON in
- * place of REPORT_JSON (each written as a JavaScript block comment).
+ * gets Chart.js (from its WebJar) in place of its comment marker CHART_JS, the report's JSON in
+ * place of REPORT_JSON and the style every report shares (report/report.css) in place of
+ * REPORT_STYLE (each marker written as a block comment).
  */
 public final class OfflineHtml {
 
@@ -18,6 +19,7 @@ public final class OfflineHtml {
     /** The page of the template resource (e.g. {@code /perf/report.html}) with Chart.js and the JSON inlined. */
     public static String page(String template, String json) throws IOException {
         return resource(template)
+                .replace("/*REPORT_STYLE*/", resource("/report/report.css"))
                 .replace("/*CHART_JS*/", chartJs())
                 // Inside a <script>, "</" would end the script early.
                 .replace("/*REPORT_JSON*/", json.replace("</", "<\\/"));

@@ -67,6 +67,8 @@ final class FaultHarness implements AutoCloseable {
     private boolean remoteOverAmqp;
     /** The channel's batch-size; null leaves the configuration's default. */
     private Integer batchSize;
+    /** False: the adapter acknowledges the local broker by hand ({@code transactions: false}). */
+    private boolean localTransactions = true;
     private ManagementClient management;
 
     FaultHarness(Path dir) {
@@ -91,6 +93,12 @@ final class FaultHarness implements AutoCloseable {
             throw new IllegalStateException("AMQP is tested against the Artemis acceptor (the Classic broker here has no AMQP port)");
         }
         this.remoteOverAmqp = true;
+        return this;
+    }
+
+    /** The adapter acknowledges the local broker by hand, once the target has the batch, instead of committing a transaction. */
+    FaultHarness localAcknowledgedByHand() {
+        this.localTransactions = false;
         return this;
     }
 
@@ -169,8 +177,12 @@ final class FaultHarness implements AutoCloseable {
     }
 
     ChildProcess startAdapter() throws Exception {
+        Map<String, Object> localConnection = connection(localKind.provider, localUrl());
+        if (!localTransactions) {
+            localConnection.put("transactions", false);
+        }
         AdapterConfig config = AdapterConfig.empty()
-                .connection(AdapterConfig.LOCAL, connection(localKind.provider, localUrl()))
+                .connection(AdapterConfig.LOCAL, localConnection)
                 .connection(AdapterConfig.REMOTE, remoteOverAmqp ? connection("amqp", "amqp://127.0.0.1:" + remotePort)
                         : connection(remoteKind.provider, remoteUrl()));
         AdapterConfig.Channel channel = AdapterConfig.Channel.queues("fault", IN, OUT)

@@ -278,6 +278,43 @@ class ProviderFaultTest {
     }
 
     /**
+     * ActiveMQ Classic as the source acknowledged by hand ({@code transactions: false}: the client sends its
+     * acknowledgements without waiting), Artemis as the target: the adapter killed, then the source broker.
+     * Acknowledgements still on their way at a kill are lost and their batches come again; the target drops
+     * them by _AMQ_DUPL_ID.
+     */
+    @Test
+    void classicSourceAcknowledgedByHandDeliversEveryMessageExactlyOnceAcrossAnAdapterAndABrokerKill() throws Exception {
+        long started = System.nanoTime();
+        try (FaultHarness harness = new FaultHarness(dir).localBroker(FaultHarness.Kind.CLASSIC).localAcknowledgedByHand().batchSize(BATCH_SIZE)
+                .startBrokers()) {
+            SendSettings run = run(harness.localClient(), "classic-source-by-hand", 0);
+            SendReport sent = send(run).get(); // all on the source first: the sender's client does not outlive its broker
+            assertThat(sent.sent()).isEqualTo(MESSAGES);
+            try (TargetLedger ledger = new TargetLedger(harness.remoteClient(), OUT, run)) {
+                harness.startAdapter();
+                assertThat(occurrences(harness.adapter, "exactly-once delivery")).isEqualTo(1);
+                poll().until(() -> ledger.distinct() >= MESSAGES / 5);
+                long atKill = ledger.distinct();
+                long killed = System.nanoTime();
+                harness.adapter.kill();
+                harness.startAdapter();
+                Duration restarted = since(killed);
+                long before = ledger.arrivals();
+                poll().until(() -> ledger.arrivals() > before);
+                List<Recovery> recoveries = new ArrayList<>();
+                recoveries.add(new Recovery(atKill, atKill, restarted, restarted, since(killed)));
+                poll().until(() -> ledger.distinct() >= MESSAGES * 3 / 5);
+                recoveries.add(killAndRestart(harness, "local", 1, harness.local, harness::restartLocal, ledger::arrivals));
+                assertLoggedStateChanges(harness, "local", 1);
+                finish(harness, ledger);
+                report("classic source acknowledged by hand, adapter and source killed (artemis target)", sent, ledger, recoveries, started);
+                assertExactlyOnce(ledger);
+            }
+        }
+    }
+
+    /**
      * Artemis as the source, ActiveMQ Classic as the target (openwire): the target broker killed twice
      * mid-run. The ledger reads the target only after the last restart (it must not lose its broker).
      */

@@ -1,0 +1,50 @@
+package io.ferry.process;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The processes one run starts (brokers, bridges, the adapter), stopped together when it ends, when it
+ * fails and on Ctrl-C (a shutdown hook while the group is open), so that none is left behind. The last
+ * started stops first: an adapter drains into brokers that are still there.
+ */
+public final class ProcessGroup implements AutoCloseable {
+
+    private final List<ChildProcess> started = new ArrayList<>();
+    private final Thread cleanup;
+
+    /** @param name names the shutdown hook's thread, {@code <name>-cleanup} */
+    public ProcessGroup(String name) {
+        cleanup = new Thread(this::stopAll, name + "-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+    }
+
+    /** Starts a process of the group, its output going to {@code log} (see {@link ChildProcess#start}). */
+    public ChildProcess start(String name, Path log, List<String> command) throws IOException {
+        ChildProcess process = ChildProcess.start(name, command, log);
+        synchronized (this) {
+            started.add(process);
+        }
+        return process;
+    }
+
+    /** Stops every process of the group, the last started first. */
+    @Override
+    public void close() {
+        stopAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down: the hook runs, or has run, anyway
+        }
+    }
+
+    private synchronized void stopAll() {
+        for (int i = started.size() - 1; i >= 0; i--) {
+            started.get(i).close();
+        }
+        started.clear();
+    }
+}
