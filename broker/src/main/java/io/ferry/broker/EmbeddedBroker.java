@@ -11,12 +11,17 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
+import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.api.core.TransportConfiguration;
+import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.core.config.FileDeploymentManager;
 import org.apache.activemq.artemis.core.config.impl.FileConfiguration;
 import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
+import org.apache.activemq.artemis.core.settings.impl.AddressFullMessagePolicy;
+import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +44,14 @@ public final class EmbeddedBroker implements AutoCloseable {
 
     /** Starts a broker and returns once it accepts connections. */
     public static EmbeddedBroker start(BrokerSettings settings) {
+        return start(settings, configuration -> { });
+    }
+
+    /**
+     * Starts a broker with its broker.xml changed by {@code adjustments} before it starts (tests: {@link #paging},
+     * {@link #blocking}, {@link #diskUsageLimit}); the file's other settings stay as they are.
+     */
+    public static EmbeddedBroker start(BrokerSettings settings, Consumer<Configuration> adjustments) {
         if (!Files.isRegularFile(settings.brokerXml())) {
             throw new BrokerStartException("broker configuration not found: " + settings.brokerXml());
         }
@@ -57,6 +70,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         configuration.setLargeMessagesDirectory(data.resolve("large-messages").toString());
         configuration.setNodeManagerLockDirectory(data.toString());
         configuration.setJMXManagementEnabled(false);
+        adjustments.accept(configuration);
 
         EmbeddedBroker broker = new EmbeddedBroker(settings, "tcp://" + host + ":" + port);
         broker.server.setConfiguration(configuration);
@@ -80,6 +94,53 @@ public final class EmbeddedBroker implements AutoCloseable {
 
     public BrokerSettings settings() {
         return settings;
+    }
+
+    /**
+     * An address that keeps at most {@code maxSizeBytes} of messages in memory and pages the rest to disk, in page
+     * files of {@code pageSizeBytes} (small ones are deleted soon after their messages are consumed).
+     */
+    public static Consumer<Configuration> paging(String address, long maxSizeBytes, int pageSizeBytes) {
+        return limited(address, maxSizeBytes, AddressFullMessagePolicy.PAGE, pageSizeBytes);
+    }
+
+    /** An address whose producers the broker blocks (withholds credit) once it holds {@code maxSizeBytes}. */
+    public static Consumer<Configuration> blocking(String address, long maxSizeBytes) {
+        return limited(address, maxSizeBytes, AddressFullMessagePolicy.BLOCK, null);
+    }
+
+    private static Consumer<Configuration> limited(String address, long maxSizeBytes, AddressFullMessagePolicy policy, Integer pageSizeBytes) {
+        return configuration -> {
+            // Merged with the file's '#' settings by Artemis: only what is set here differs.
+            AddressSettings limits = new AddressSettings().setMaxSizeBytes(maxSizeBytes).setAddressFullMessagePolicy(policy);
+            if (pageSizeBytes != null) {
+                limits.setPageSizeBytes(pageSizeBytes);
+            }
+            configuration.addAddressSetting(address, limits);
+        };
+    }
+
+    /**
+     * The broker blocks every producer while its data directory's file system is more than {@code percent} full,
+     * checked every {@code scanPeriodMillis}; small journal files, so the journal itself does not fill a small disk.
+     */
+    public static Consumer<Configuration> diskUsageLimit(int percent, int scanPeriodMillis, int journalFileSizeBytes) {
+        return configuration -> configuration.setMaxDiskUsage(percent).setDiskScanPeriod(scanPeriodMillis)
+                .setJournalFileSize(journalFileSizeBytes).setJournalPoolFiles(2);
+    }
+
+    /** Whether the broker found its disk fuller than its max-disk-usage at its last scan (it then blocks producers). */
+    public boolean diskFull() {
+        return server.getActiveMQServer().getPagingManager().isDiskFull();
+    }
+
+    /** Whether the broker currently pages {@code address} (keeps its messages on disk beyond max-size-bytes). */
+    public boolean isPaging(String address) {
+        try {
+            return server.getActiveMQServer().getPagingManager().getPageStore(SimpleString.of(address)).isPaging();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the paging state of " + address + ": " + e.getMessage(), e);
+        }
     }
 
     /** The number of messages waiting on a queue (0 when the queue does not exist). */

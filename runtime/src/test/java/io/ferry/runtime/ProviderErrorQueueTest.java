@@ -28,6 +28,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.junit.jupiter.api.io.TempDir;
 
+import ch.qos.logback.classic.Level;
+
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 
@@ -35,6 +37,7 @@ import io.ferry.broker.testing.TestBroker;
 import io.ferry.broker.testing.TestClassicBroker;
 import io.ferry.core.LifecycleStages;
 import io.ferry.core.jms.ErrorProperties;
+import io.ferry.core.jms.SharedConnection;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.provider.testing.ProviderClient;
 import io.ferry.runtime.config.AdapterConfig;
@@ -165,6 +168,30 @@ class ProviderErrorQueueTest {
         }
     }
 
+    /**
+     * RabbitMQ's AMQP 0-9-1 client takes any property name from JMS but refuses, when it encodes the send, a header
+     * name over 255 bytes: that one message goes to the error queue, the connection is not treated as lost.
+     */
+    @Test
+    @EnabledIfEnvironmentVariable(named = "FERRY_TEST_RABBITMQ_URL", matches = ".+")
+    void aPropertyNameRabbitMqRefusesWhenSendingGoesToTheErrorQueueWithoutReconnecting() throws Exception {
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        try (CapturedLog connectionLog = CapturedLog.of(SharedConnection.class);
+             Connection amqp = RabbitMqTestServer.amqp091().newConnection();
+             TestBroker artemis = TestBroker.started("local", dir.resolve("artemis"))) {
+            Route route = new Route(CrossVendorBridgeTest.artemis("local", artemis.url()), "in", ERRORS, artemis::messageCount,
+                    rabbitMq("remote"), "ferry-test-out-" + suffix, queue -> rabbitMqMessages(amqp, queue));
+            try {
+                uncarriableGoesToTheErrorQueue(route, id -> id == 13, "p".repeat(300), "a value",
+                        "Short string too long", "max = 255");
+            } finally {
+                deleteQueues(amqp, route.out());
+            }
+            assertThat(connectionLog.lines(Level.WARN)).as("connection warnings (a lost connection, a reconnect)").isEmpty();
+            assertThat(connectionLog.count(Level.INFO, "reconnected")).as("reconnections").isZero();
+        }
+    }
+
     /** Every tenth message (ids 7, 17, ...) is poison: rejected by the service three times, then moved to the error queue. */
     private void poisonMessagesGoToTheErrorQueue(Route route) throws Exception {
         IntPredicate poison = id -> id % 10 == 7;
@@ -186,7 +213,12 @@ class ProviderErrorQueueTest {
 
     /** Every tenth message (ids 3, 13, ...) carries a property the target cannot take: it goes to the error queue, its neighbours arrive. */
     private void uncarriableGoesToTheErrorQueue(Route route, String property, Object value, String named, String why) throws Exception {
-        IntPredicate uncarriable = id -> id % 10 == 3;
+        uncarriableGoesToTheErrorQueue(route, id -> id % 10 == 3, property, value, named, why);
+    }
+
+    /** The messages {@code uncarriable} picks carry a property the target cannot take; the reason starts with {@code named}. */
+    private void uncarriableGoesToTheErrorQueue(Route route, IntPredicate uncarriable, String property, Object value, String named, String why)
+            throws Exception {
         send(route.sourceClient(), route.in(), id -> uncarriable.test(id) ? Map.of(property, value) : Map.of());
         Set<Integer> rejected = ids(uncarriable);
         ProviderClient.Received bridged = run(route, route.channel("fidelity"), MESSAGES - rejected.size(), rejected.size());

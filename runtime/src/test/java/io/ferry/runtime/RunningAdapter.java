@@ -5,7 +5,9 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
+import io.ferry.core.event.LifecycleEventPublisher;
 import io.ferry.profiling.TimingRegistry;
 import io.ferry.runtime.channel.FerryChannels;
 import io.ferry.runtime.config.FerryConfigLoader;
@@ -29,6 +31,11 @@ final class RunningAdapter implements AutoCloseable {
         FerryChannels channels = new FerryChannels(new FerryConfigLoader().load(config), config, TimingRegistry.global(), nowhere);
         channels.start();
         return new RunningAdapter(channels);
+    }
+
+    /** The adapter's lifecycle events publisher, when a channel sends events. */
+    Optional<LifecycleEventPublisher> events() {
+        return channels.events();
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.jms.BytesMessage;
@@ -39,11 +40,16 @@ import io.ferry.profiling.TimingRegistry;
  * woken per event would cost a context switch per bridged message.
  *
  * <p>When the queue is full, or the events destination is slow or down, events are dropped and
- * counted ({@value ProfilingTags#EVENTS_DROPPED}); bridge traffic never waits for events.
+ * counted ({@value ProfilingTags#EVENTS_DROPPED}); bridge traffic never waits for events. A broker that
+ * blocks its producers (an address full with policy BLOCK, a disk nearly full) holds the publisher's send
+ * without failing it: the queue then fills, and the publisher says so once ({@link State#DROPPING}), and
+ * once again when it takes events again. Closing gives up on such a held send after its timeout.
  */
 public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LifecycleEventPublisher.class);
+    /** How long closing waits for the publisher thread once its connection was closed under a held send. */
+    private static final Duration GIVE_UP_WAIT = Duration.ofSeconds(2);
 
     /**
      * @param topic    where events go
@@ -79,9 +85,14 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
     private final int capacity;
     private final Counter published;
     private final Counter dropped;
+    private final long droppedBefore;
     private final LifecycleEventJson json = new LifecycleEventJson();
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final Thread thread;
+    /** Set by the first worker that finds the queue full, cleared by the publisher once it has room again. */
+    private final AtomicBoolean queueFull = new AtomicBoolean();
+    /** Set when closing timed out: what is still queued is dropped rather than sent. */
+    private volatile boolean abandoned;
     private Session session;
     private long sessionGeneration;
     private MessageProducer producer;
@@ -97,14 +108,45 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
         this.capacity = settings.capacity();
         this.published = registry.counter(ProfilingTags.EVENTS_PUBLISHED);
         this.dropped = registry.counter(ProfilingTags.EVENTS_DROPPED);
+        // The registry's counter outlives a publisher (one registry per JVM; tests start many adapters in one).
+        this.droppedBefore = dropped.total();
         this.thread = new Thread(this::run, "ferry-events-" + topic);
         thread.setDaemon(true);
         thread.start();
     }
 
+    /** What the publisher does with events, as health shows it. */
+    public enum State {
+        /** Events are queued and sent. */
+        AVAILABLE("available"),
+        /** The queue is full (the destination takes events slower than they come, or holds a send): new events are dropped. */
+        DROPPING("dropping"),
+        /** The events destination cannot be reached: events are dropped until it returns. */
+        UNAVAILABLE("unavailable");
+
+        private final String label;
+
+        State(String label) {
+            this.label = label;
+        }
+
+        /** The lower-case name used in health output. */
+        public String label() {
+            return label;
+        }
+    }
+
     /** False while the events destination cannot be reached (events are dropped meanwhile). */
     public boolean available() {
         return available;
+    }
+
+    /** Unavailable wins over dropping: a destination that cannot be reached explains a full queue too. */
+    public State state() {
+        if (!available) {
+            return State.UNAVAILABLE;
+        }
+        return queueFull.get() ? State.DROPPING : State.AVAILABLE;
     }
 
     /** Events waiting to be sent. */
@@ -114,7 +156,7 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
 
     /** Events dropped since this publisher was created (statistics resets do not apply). */
     public long droppedTotal() {
-        return dropped.total();
+        return dropped.total() - droppedBefore;
     }
 
     @Override
@@ -122,16 +164,30 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
         if (queued.incrementAndGet() > capacity) {
             queued.decrementAndGet();
             dropped.increment();
+            // A plain read first: while the queue stays full, workers do not contend on the flag.
+            if (!queueFull.get() && queueFull.compareAndSet(false, true)) {
+                LOG.warn("events: queue full ({} events), dropping events (events destination {} not taking them?)", capacity, topic);
+            }
             return;
         }
         queue.add(event);
+    }
+
+    /**
+     * After a send: once the queue has drained to half, the destination takes events again. Half, not just below
+     * full, so a destination about as fast as the workers does not make the state (and the log) flap.
+     */
+    private void noteQueueRoom() {
+        if (queueFull.get() && queued.get() <= capacity / 2 && queueFull.compareAndSet(true, false)) {
+            LOG.info("events: taking events again; {} dropped so far", droppedTotal());
+        }
     }
 
     private void run() {
         List<MessageLifecycleEvent> batch = new ArrayList<>(maxBatch);
         try {
             connectEarly();
-            while (stopRequested.getCount() > 0 || queued.get() > 0) {
+            while (!abandoned && (stopRequested.getCount() > 0 || queued.get() > 0)) {
                 if (queued.get() < maxBatch) {
                     stopRequested.await(lingerNanos, TimeUnit.NANOSECONDS);
                 }
@@ -144,6 +200,9 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            if (abandoned) {
+                dropQueued();
+            }
             closeSession();
             connection.close();
         }
@@ -188,8 +247,12 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
                 available = true;
                 LOG.info("events destination {} available again", topic);
             }
+            noteQueueRoom();
         } catch (JMSException | RuntimeException e) {
             dropped.add(batch.size());
+            if (abandoned) {
+                return; // closing gave up on this send: nothing about the destination to report
+            }
             if (available) {
                 available = false;
                 LOG.warn("events destination {} unavailable, dropping events until it returns: {}", topic, e.getMessage());
@@ -216,6 +279,10 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
     /** Waits before the next attempt; what arrives meanwhile is dropped, so the queue never holds stale events. */
     private void dropWhileWaiting(Duration delay) throws InterruptedException {
         stopRequested.await(delay.toMillis(), TimeUnit.MILLISECONDS);
+        dropQueued();
+    }
+
+    private void dropQueued() {
         List<MessageLifecycleEvent> stale = new ArrayList<>();
         take(stale, Integer.MAX_VALUE);
         dropped.add(stale.size());
@@ -233,16 +300,29 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
         }
     }
 
-    /** Publishes what is queued (waiting at most {@code timeout}), then closes. */
+    /**
+     * Publishes what is queued (waiting at most {@code timeout}), then closes. A send the broker still holds then
+     * (it blocks its producers) is given up, so stopping never hangs on it: the publisher thread is interrupted, and
+     * its connection closed under it if that did not release it; what is still queued is dropped and counted.
+     */
     public void close(Duration timeout) {
         stopRequested.countDown();
         try {
             thread.join(timeout.toMillis());
+            if (thread.isAlive()) {
+                abandoned = true;
+                LOG.warn("events: destination {} still holding a send after {} ms; giving it up, {} queued events dropped",
+                        topic, timeout.toMillis(), queued.get());
+                thread.interrupt(); // releases a send blocked for credits with the Artemis client
+                thread.join(GIVE_UP_WAIT.toMillis());
+            }
+            if (thread.isAlive()) {
+                // A client that ignores the interrupt: closing the connection under the send releases it.
+                connection.close();
+                thread.join(GIVE_UP_WAIT.toMillis());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-        if (thread.isAlive()) {
-            thread.interrupt();
         }
     }
 

@@ -70,6 +70,11 @@ public final class PtpProducer implements Producer {
             int mode = message.persistent() ? DeliveryMode.PERSISTENT : DeliveryMode.NON_PERSISTENT;
             producer.send(jms, mode, message.priority(), JmsMessageTranslator.timeToLive(message, System.currentTimeMillis()));
         } catch (JMSException | RuntimeException e) {
+            // Some clients check what they can carry only while encoding the send (RabbitMQ's: a property name over
+            // 255 bytes); that refuses this one message, not the connection.
+            if (JmsFailures.refusesTheMessage(e) && !connection.lost(generation)) {
+                throw cannotCarry(e);
+            }
             throw failed("produce to", e);
         }
     }
@@ -77,6 +82,7 @@ public final class PtpProducer implements Producer {
     /**
      * The JMS message to send. What the target's client refuses to carry (a property's name or type, a map
      * value's type) rejects the message, unless the connection was lost meanwhile: then it is the target's fault.
+     * The same holds for what the client refuses only when it sends ({@link #produce}).
      */
     private Message message(FerryMessage message) throws ProduceException, MessageRejectedException {
         Message jms;
@@ -97,9 +103,13 @@ public final class PtpProducer implements Producer {
             if (connection.lost(generation)) {
                 throw failed("produce to", e);
             }
-            throw new MessageRejectedException(LifecycleStages.PRODUCER, connection.settings().name() + " (" + provider.name()
-                    + ") cannot carry the message: " + e.getMessage(), e);
+            throw cannotCarry(e);
         }
+    }
+
+    private MessageRejectedException cannotCarry(Exception e) {
+        return new MessageRejectedException(LifecycleStages.PRODUCER, connection.settings().name() + " (" + provider.name()
+                + ") cannot carry the message: " + e.getMessage(), e);
     }
 
     @Override

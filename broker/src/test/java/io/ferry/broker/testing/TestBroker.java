@@ -1,6 +1,9 @@
 package io.ferry.broker.testing;
 
 import java.nio.file.Path;
+import java.util.function.Consumer;
+
+import org.apache.activemq.artemis.core.config.Configuration;
 
 import io.ferry.broker.BrokerSettings;
 import io.ferry.broker.EmbeddedBroker;
@@ -13,16 +16,23 @@ import io.ferry.broker.EmbeddedBroker;
 public final class TestBroker implements AutoCloseable {
 
     private final BrokerSettings settings;
+    private final Consumer<Configuration> adjustments;
     private EmbeddedBroker running;
 
-    private TestBroker(BrokerSettings settings) {
+    private TestBroker(BrokerSettings settings, Consumer<Configuration> adjustments) {
         this.settings = settings;
+        this.adjustments = adjustments;
     }
 
     /** A broker from config/&lt;name&gt;-broker.xml ("local" or "remote"), not yet started. */
     public static TestBroker create(String name, Path dataDirectory) {
+        return create(name, dataDirectory, configuration -> { });
+    }
+
+    /** The same, its configuration changed before every start (e.g. {@link EmbeddedBroker#paging}). */
+    public static TestBroker create(String name, Path dataDirectory, Consumer<Configuration> adjustments) {
         return new TestBroker(new BrokerSettings(name, ProjectDirectory.config(name + "-broker.xml"),
-                "127.0.0.1", EmbeddedBroker.freePort(), dataDirectory));
+                "127.0.0.1", EmbeddedBroker.freePort(), dataDirectory), adjustments);
     }
 
     public static TestBroker started(String name, Path dataDirectory) {
@@ -31,7 +41,7 @@ public final class TestBroker implements AutoCloseable {
 
     public synchronized TestBroker start() {
         if (running == null) {
-            running = EmbeddedBroker.start(settings);
+            running = EmbeddedBroker.start(settings, adjustments);
         }
         return this;
     }
@@ -59,6 +69,14 @@ public final class TestBroker implements AutoCloseable {
             throw new IllegalStateException("broker " + settings.name() + " is not running");
         }
         return running.consumerCount(queue);
+    }
+
+    /** The running broker, for what only a test asks of it (its paging and disk state). */
+    public synchronized EmbeddedBroker running() {
+        if (running == null) {
+            throw new IllegalStateException("broker " + settings.name() + " is not running");
+        }
+        return running;
     }
 
     @Override

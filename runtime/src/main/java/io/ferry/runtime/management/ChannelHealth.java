@@ -57,7 +57,7 @@ final class ChannelHealth {
             events.put("state", "off");
             return events;
         }
-        events.put("state", publisher.available() ? "available" : "unavailable");
+        events.put("state", publisher.state().label());
         events.put("queued", publisher.queued());
         events.put("dropped", publisher.droppedTotal());
         return events;
