@@ -9,7 +9,7 @@ import java.time.Duration;
  */
 public record Backoff(Duration initial, double multiplier, Duration maximum, int maxAttempts) {
 
-    public static final Backoff DEFAULT = new Backoff(Duration.ofMillis(100), 2.0, Duration.ofSeconds(5), 0);
+    public static final Backoff DEFAULT = new Backoff(Duration.ofMillis(100), 2.0, Duration.ofSeconds(2), 0);
 
     public Backoff(Duration initial, double multiplier, Duration maximum) {
         this(initial, multiplier, maximum, 0);

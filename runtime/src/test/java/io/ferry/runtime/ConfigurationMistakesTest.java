@@ -80,7 +80,7 @@ class ConfigurationMistakesTest {
             Path file = write(shipped().replace("    multiplier: 2.0", "    multiplier: 0.5")
                     .replace("        max-attempts: 3 ", "        max-attempts: 0 ")
                     .replace("    queue-capacity: 20000 ", "    queue-capacity: 0 ")
-                    .replace("    max-interval: 5s", "    max-interval: 0s"));
+                    .replace("    max-interval: 2s", "    max-interval: 0s"));
             assertThatThrownBy(() -> loader.load(file)).isInstanceOf(ConfigException.class)
                     .satisfies(e -> assertThat(((ConfigException) e).lines()).hasSize(4)
                             .allSatisfy(line -> assertThat(line).doesNotContain("${", "{value}", "HV0")));

@@ -250,8 +250,8 @@ final class Worker implements Runnable {
     /**
      * The target already had one of the batch's messages: the batch was delivered before, in part,
      * and the source handed it back (after a crash between the two commits). The target rolled the
-     * whole transaction back. Alone, the message is on the target and is acknowledged; in a batch, the
-     * batch is retried one message per transaction.
+     * whole transaction back. Alone, the message is on the target and is acknowledged, and counted as
+     * delivered; in a batch, the batch is retried one message per transaction.
      */
     private void redelivered(BatchOutcome.AlreadyOnTarget outcome) {
         LOG.debug("{}: target already had a message of the batch: {}", name, outcome.reason().getMessage());
@@ -259,6 +259,9 @@ final class Worker implements Runnable {
         try {
             if (outcome.messages() == 1) {
                 consumer.acknowledge();
+                // Its delivery completes now: the target committed it before, but the source's
+                // acknowledgement failed then (so it was not counted), and succeeded now.
+                counts.addDelivered(1);
                 isolateRemaining = Math.max(0, isolateRemaining - 1);
             } else {
                 isolateRemaining = settings.batchSize();

@@ -187,7 +187,8 @@ public final class SharedConnection implements AutoCloseable {
     private synchronized void markFailed(Connection which, Exception cause) {
         if (which != null && which == connection && state == State.CONNECTED) {
             state = State.DOWN;
-            LOG.warn("{} broker connection lost: {}", settings.name(), cause.getMessage());
+            String explained = provider.explainLoss(settings, cause);
+            LOG.warn("{} broker connection lost: {}", settings.name(), explained != null ? explained : cause.getMessage());
         }
     }
 

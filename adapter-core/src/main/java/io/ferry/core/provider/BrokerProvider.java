@@ -55,6 +55,14 @@ public interface BrokerProvider {
     }
 
     /**
+     * One line explaining why an open connection was lost, where the client says it poorly (a network
+     * gone silent, found out by a timeout rather than a reset); null otherwise.
+     */
+    default String explainLoss(ConnectionSettings settings, Throwable failure) {
+        return null;
+    }
+
+    /**
      * Whether a property of a received message is the client's or broker's own bookkeeping rather than the
      * sender's, and so is not bridged (besides those the JMS specification reserves, which are never bridged).
      */

@@ -1,20 +1,32 @@
 package io.ferry.cli.fault;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 
 import io.ferry.broker.EmbeddedBroker;
 import io.ferry.broker.testing.ProjectDirectory;
 import io.ferry.cli.FerryMain;
 import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.loadgen.Content;
 import io.ferry.loadgen.LoadException;
+import io.ferry.loadgen.LoadSender;
 import io.ferry.loadgen.LoadSink;
+import io.ferry.loadgen.PayloadKind;
 import io.ferry.loadgen.ProgressListener;
+import io.ferry.loadgen.SendReport;
+import io.ferry.loadgen.SendSettings;
 import io.ferry.loadgen.SinkReport;
 import io.ferry.loadgen.SinkSettings;
 import io.ferry.process.ChildProcess;
@@ -70,6 +82,9 @@ final class FaultHarness implements AutoCloseable {
     /** False: the adapter acknowledges the local broker by hand ({@code transactions: false}). */
     private boolean localTransactions = true;
     private ManagementClient management;
+    /** Where the adapter reaches each broker: the broker's own port unless a test puts a proxy between them. */
+    private int adapterLocalPort = localPort;
+    private int adapterRemotePort = remotePort;
 
     FaultHarness(Path dir) {
         this.dir = dir;
@@ -106,6 +121,26 @@ final class FaultHarness implements AutoCloseable {
     FaultHarness batchSize(int size) {
         this.batchSize = size;
         return this;
+    }
+
+    /** The adapter reaches the local broker through this loopback port (a proxy to {@link #localPort()}); before {@link #startAdapter()}. */
+    FaultHarness adapterReachesLocalAt(int port) {
+        this.adapterLocalPort = port;
+        return this;
+    }
+
+    /** The adapter reaches the remote broker through this loopback port (a proxy to {@link #remotePort()}); before {@link #startAdapter()}. */
+    FaultHarness adapterReachesRemoteAt(int port) {
+        this.adapterRemotePort = port;
+        return this;
+    }
+
+    int localPort() {
+        return localPort;
+    }
+
+    int remotePort() {
+        return remotePort;
     }
 
     String localUrl() {
@@ -177,14 +212,14 @@ final class FaultHarness implements AutoCloseable {
     }
 
     ChildProcess startAdapter() throws Exception {
-        Map<String, Object> localConnection = connection(localKind.provider, localUrl());
+        Map<String, Object> localConnection = connection(localKind.provider, "tcp://127.0.0.1:" + adapterLocalPort);
         if (!localTransactions) {
             localConnection.put("transactions", false);
         }
         AdapterConfig config = AdapterConfig.empty()
                 .connection(AdapterConfig.LOCAL, localConnection)
-                .connection(AdapterConfig.REMOTE, remoteOverAmqp ? connection("amqp", "amqp://127.0.0.1:" + remotePort)
-                        : connection(remoteKind.provider, remoteUrl()));
+                .connection(AdapterConfig.REMOTE, remoteOverAmqp ? connection("amqp", "amqp://127.0.0.1:" + adapterRemotePort)
+                        : connection(remoteKind.provider, "tcp://127.0.0.1:" + adapterRemotePort));
         AdapterConfig.Channel channel = AdapterConfig.Channel.queues("fault", IN, OUT)
                 .workflow("type", "pooling").workflow("pool-size", 4).workflow("send-events", events != null);
         if (batchSize != null) {
@@ -221,6 +256,44 @@ final class FaultHarness implements AutoCloseable {
     /** What the running adapter's one channel has delivered (committed on both sides) since it started. */
     long delivered() throws Exception {
         return management().json("/actuator/channels", true).get("channels").get(0).get("delivered").asLong();
+    }
+
+    /** Sends a run of 3 KB persistent messages to the local broker in the background at 1,000 msg/s, counting what was sent so far. */
+    CompletableFuture<SendReport> sendInBackground(String runId, int messages, AtomicLong sent) {
+        SendSettings settings = new SendSettings(ConnectionSettings.anonymous("broker", localUrl()), IN, 2, messages, Content.randomBytes(3072),
+                PayloadKind.BYTES, true, 0, 4, Duration.ZERO, 1_000, runId);
+        ProgressListener progress = (phase, done, total, rate) -> sent.set(done);
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return new LoadSender().run(settings, progress);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    /** How often the adapter's log holds the text so far. */
+    int adapterLogOccurrences(String text) throws IOException {
+        return Files.readString(adapter.log()).split(Pattern.quote(text), -1).length - 1;
+    }
+
+    /** Every one of the run's messages arrived, once and intact. */
+    static void assertExactlyOnce(SinkReport report, int messages) {
+        assertThat(report.delivery().delivered()).isEqualTo(messages);
+        assertThat(report.delivery().missing()).isZero();
+        assertThat(report.delivery().duplicated()).isZero();
+        assertThat(report.delivery().corrupted()).isZero();
+    }
+
+    /** The running adapter's health status: UP, DOWN, OUT_OF_SERVICE. */
+    String health() throws Exception {
+        return management().json("/actuator/health", true).at("/status").asString();
+    }
+
+    /** How many of a run of {@code sent} messages are still on the local broker's queue (consumes them; stop the adapter first). */
+    long leftOnLocal(String runId, long sent) throws LoadException {
+        return new LoadSink().run(new SinkSettings(localClient(), IN, sent, Duration.ofSeconds(2), runId), Map.of(), ProgressListener.none())
+                .received();
     }
 
     private ChildProcess start(String name, ReadySignal.Part ready, String... arguments) throws Exception {

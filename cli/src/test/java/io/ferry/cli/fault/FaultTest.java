@@ -1,6 +1,5 @@
 package io.ferry.cli.fault;
 
-import static io.ferry.cli.fault.FaultHarness.IN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -14,12 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.core.provider.ConnectionSettings;
-import io.ferry.loadgen.Content;
-import io.ferry.loadgen.LoadSender;
-import io.ferry.loadgen.PayloadKind;
-import io.ferry.loadgen.ProgressListener;
 import io.ferry.loadgen.SendReport;
-import io.ferry.loadgen.SendSettings;
 import io.ferry.loadgen.SinkReport;
 
 /**
@@ -35,31 +29,6 @@ class FaultTest {
     @TempDir
     Path dir;
 
-    /** Sends the run in the background at a fixed rate, counting what was sent so far. */
-    private static CompletableFuture<SendReport> send(FaultHarness harness, String runId, AtomicLong sent) {
-        SendSettings settings = new SendSettings(ConnectionSettings.anonymous("broker", harness.localUrl()), IN, 2, MESSAGES, Content.randomBytes(3072),
-                PayloadKind.BYTES, true, 0, 4, Duration.ZERO, 1_000, runId);
-        ProgressListener progress = (phase, done, total, rate) -> sent.set(done);
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return new LoadSender().run(settings, progress);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-    }
-
-    private static int occurrences(FaultHarness harness, String text) throws java.io.IOException {
-        return java.nio.file.Files.readString(harness.adapter.log()).split(java.util.regex.Pattern.quote(text), -1).length - 1;
-    }
-
-    private static void assertExactlyOnce(SinkReport report) {
-        assertThat(report.delivery().delivered()).isEqualTo(MESSAGES);
-        assertThat(report.delivery().missing()).isZero();
-        assertThat(report.delivery().duplicated()).isZero();
-        assertThat(report.delivery().corrupted()).isZero();
-    }
-
     /** After the adapter stopped, nothing more may arrive: a late copy would be a duplicate. */
     private static void assertNothingMoreArrives(FaultHarness harness, String runId) throws Exception {
         assertThat(harness.adapter.stop(Duration.ofSeconds(30))).isTrue();
@@ -70,22 +39,22 @@ class FaultTest {
     void remoteBrokerKilledAndRestartedTwiceLosesAndDuplicatesNothing() throws Exception {
         try (FaultHarness harness = new FaultHarness(dir).startAll()) {
             AtomicLong sent = new AtomicLong();
-            CompletableFuture<SendReport> sending = send(harness, "remote-kill", sent);
+            CompletableFuture<SendReport> sending = harness.sendInBackground("remote-kill", MESSAGES, sent);
             await().atMost(Duration.ofMinutes(1)).until(() -> sent.get() >= MESSAGES / 4);
             for (int kill = 1; kill <= 2; kill++) {
                 harness.remote.kill();
                 harness.restartRemote();
                 // Each kill hits a bridge that is moving: the next waits until the adapter is back.
                 int reconnections = kill;
-                await().atMost(Duration.ofMinutes(1)).until(() -> occurrences(harness, "remote broker reconnected") == reconnections);
+                await().atMost(Duration.ofMinutes(1)).until(() -> harness.adapterLogOccurrences("remote broker reconnected") == reconnections);
             }
             assertThat(sending.get().sent()).isEqualTo(MESSAGES);
-            assertExactlyOnce(harness.receive("remote-kill", MESSAGES, Duration.ofSeconds(60)));
+            FaultHarness.assertExactlyOnce(harness.receive("remote-kill", MESSAGES, Duration.ofSeconds(60)), MESSAGES);
             assertNothingMoreArrives(harness, "remote-kill");
             // The adapter said so once per state change, not once per worker or attempt.
             String log = java.nio.file.Files.readString(harness.adapter.log());
-            assertThat(occurrences(harness, "remote broker connection lost")).as("adapter log:%n%s", log).isEqualTo(2);
-            assertThat(occurrences(harness, "remote broker reconnected")).as("adapter log:%n%s", log).isEqualTo(2);
+            assertThat(harness.adapterLogOccurrences("remote broker connection lost")).as("adapter log:%n%s", log).isEqualTo(2);
+            assertThat(harness.adapterLogOccurrences("remote broker reconnected")).as("adapter log:%n%s", log).isEqualTo(2);
         }
     }
 
@@ -93,7 +62,7 @@ class FaultTest {
     void adapterKilledMidRunAndRestartedLosesAndDuplicatesNothing() throws Exception {
         try (FaultHarness harness = new FaultHarness(dir).startAll()) {
             AtomicLong sent = new AtomicLong();
-            CompletableFuture<SendReport> sending = send(harness, "adapter-kill", sent);
+            CompletableFuture<SendReport> sending = harness.sendInBackground("adapter-kill", MESSAGES, sent);
             CompletableFuture<SinkReport> receiving = CompletableFuture.supplyAsync(() -> {
                 try {
                     return harness.receive("adapter-kill", MESSAGES, Duration.ofSeconds(60));
@@ -105,7 +74,7 @@ class FaultTest {
             harness.adapter.kill();
             harness.startAdapter();
             assertThat(sending.get().sent()).isEqualTo(MESSAGES);
-            assertExactlyOnce(receiving.get());
+            FaultHarness.assertExactlyOnce(receiving.get(), MESSAGES);
             assertNothingMoreArrives(harness, "adapter-kill");
         }
     }
@@ -114,7 +83,7 @@ class FaultTest {
     void localBrokerStoppedAndRestartedMidRunLosesNothing() throws Exception {
         try (FaultHarness harness = new FaultHarness(dir).startAll()) {
             AtomicLong sent = new AtomicLong();
-            send(harness, "local-restart", sent).get();   // everything is on the local broker first
+            harness.sendInBackground("local-restart", MESSAGES, sent).get();   // everything is on the local broker first
             AtomicLong received = new AtomicLong();
             CompletableFuture<SinkReport> receiving = CompletableFuture.supplyAsync(() -> {
                 try {
@@ -130,7 +99,7 @@ class FaultTest {
             harness.restartLocal();
             SinkReport report = receiving.get();
             assertThat(report.delivery().missing()).isZero();
-            assertExactlyOnce(report);
+            FaultHarness.assertExactlyOnce(report, MESSAGES);
         }
     }
 
@@ -139,7 +108,7 @@ class FaultTest {
         try (FaultHarness harness = new FaultHarness(dir).startAllWithEventsBroker();
              EventsSubscriber subscriber = new EventsSubscriber(harness.eventsUrl())) {
             AtomicLong sent = new AtomicLong();
-            CompletableFuture<SendReport> sending = send(harness, "events-kill", sent);
+            CompletableFuture<SendReport> sending = harness.sendInBackground("events-kill", MESSAGES, sent);
             CompletableFuture<SinkReport> receiving = CompletableFuture.supplyAsync(() -> {
                 try {
                     return harness.receive("events-kill", MESSAGES, Duration.ofSeconds(60));
@@ -151,10 +120,10 @@ class FaultTest {
             await().atMost(Duration.ofMinutes(1)).until(() -> subscriber.received() > 0 && sent.get() >= MESSAGES / 4);
             harness.events.kill();
             assertThat(sending.get().sent()).isEqualTo(MESSAGES);
-            assertExactlyOnce(receiving.get());
+            FaultHarness.assertExactlyOnce(receiving.get(), MESSAGES);
             assertNothingMoreArrives(harness, "events-kill");
             // One line for the state change, not one per event batch or per message.
-            assertThat(occurrences(harness, "events destination ferry.events unavailable")).isEqualTo(1);
+            assertThat(harness.adapterLogOccurrences("events destination ferry.events unavailable")).isEqualTo(1);
         }
     }
 

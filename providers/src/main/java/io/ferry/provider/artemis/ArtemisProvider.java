@@ -1,6 +1,7 @@
 package io.ferry.provider.artemis;
 
 import java.lang.reflect.Field;
+import java.util.List;
 import java.util.Set;
 
 import jakarta.jms.ConnectionFactory;
@@ -8,8 +9,12 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 
+import org.apache.activemq.artemis.api.core.ActiveMQConnectionTimedOutException;
 import org.apache.activemq.artemis.api.core.ActiveMQDuplicateIdException;
+import org.apache.activemq.artemis.api.core.TransportConfiguration;
 import org.apache.activemq.artemis.core.client.impl.ClientConsumerInternal;
+import org.apache.activemq.artemis.core.remoting.impl.netty.NettyConnectorFactory;
+import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.activemq.artemis.jms.client.ActiveMQMessageConsumer;
 
@@ -39,6 +44,35 @@ public final class ArtemisProvider implements BrokerProvider {
      */
     static final int PRODUCER_WINDOW_BYTES = 1024 * 1024;
     static final String PRODUCER_WINDOW_OPTION = "producerWindowSize";
+    /**
+     * Unless the URL sets them: how a connection whose network went silent (no reset, no FIN) is
+     * found out. The client checks every {@code clientFailureCheckPeriod} whether anything came from the
+     * broker in the last {@code connectionTTL} (it pings every half TTL, so a live broker always answers):
+     * a silent connection fails 5-10 s after its last data, where Artemis's defaults (30 s, 60 s) took
+     * up to two minutes. The broker takes the same TTL, so it rolls back the dead session's
+     * transaction, and gives its messages to the next consumer, about as soon.
+     */
+    static final long FAILURE_CHECK_PERIOD_MILLIS = 1_000;
+    static final String FAILURE_CHECK_PERIOD_OPTION = "clientFailureCheckPeriod";
+    static final long CONNECTION_TTL_MILLIS = 5_000;
+    static final String CONNECTION_TTL_OPTION = "connectionTTL";
+    /**
+     * Unless the URL sets it: how long a blocking call (a commit, creating a session) waits for its
+     * answer. Above the TTL, so a silent network is reported as such by the failure check first;
+     * Artemis's default, 30 s, kept a worker in a dead commit that long.
+     */
+    static final long CALL_TIMEOUT_MILLIS = 10_000;
+    static final String CALL_TIMEOUT_OPTION = "callTimeout";
+    /**
+     * Unless the URL sets it: how long a TCP connect waits. Without it, a connect started while the
+     * network was silent waits for the kernel's SYN retries (1, 3, 7, 15 s...) and holds the worker after the
+     * network is back; with it, the worker's next attempt after back-off connects at once.
+     */
+    static final int CONNECT_TIMEOUT_MILLIS = 2_000;
+    /** Artemis's message codes for its failure check ("Did not receive data from server") and a call's timeout. */
+    private static final String NO_DATA_FROM_BROKER = "AMQ219011";
+    private static final String CALL_TIMED_OUT = "AMQ219014";
+    private static final List<String> CONNECT_TIMEOUT_OPTIONS = List.of(TransportConstants.NETTY_CONNECT_TIMEOUT, "connectTimeoutMillis");
     private static final Set<String> SCHEMES = Set.of("tcp", "ssl", "vm", "udp", "jgroups");
     private static final String EXAMPLE = "tcp://127.0.0.1:61616";
     /** Artemis's own headers (duplicate id, routing type, large-message size, ...) and its record of an AMQP message's id. */
@@ -72,11 +106,63 @@ public final class ArtemisProvider implements BrokerProvider {
     @Override
     public ConnectionFactory connectionFactory(ConnectionSettings settings) {
         ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(settings.url());
-        if (!settings.url().contains(PRODUCER_WINDOW_OPTION + "=")) {
+        String url = settings.url();
+        if (!sets(url, PRODUCER_WINDOW_OPTION)) {
             factory.setProducerWindowSize(PRODUCER_WINDOW_BYTES);
+        }
+        if (!sets(url, FAILURE_CHECK_PERIOD_OPTION)) {
+            factory.setClientFailureCheckPeriod(FAILURE_CHECK_PERIOD_MILLIS);
+        }
+        if (!sets(url, CONNECTION_TTL_OPTION)) {
+            factory.setConnectionTTL(CONNECTION_TTL_MILLIS);
+        }
+        if (!sets(url, CALL_TIMEOUT_OPTION)) {
+            factory.setCallTimeout(CALL_TIMEOUT_MILLIS);
+        }
+        if (CONNECT_TIMEOUT_OPTIONS.stream().noneMatch(option -> sets(url, option)) && factory.getStaticConnectors() != null) {
+            for (TransportConfiguration connector : factory.getStaticConnectors()) {
+                // TCP (and TLS) connectors only: the in-VM one has no socket to time out.
+                if (NettyConnectorFactory.class.getName().equals(connector.getFactoryClassName())) {
+                    connector.getParams().put(TransportConstants.NETTY_CONNECT_TIMEOUT, CONNECT_TIMEOUT_MILLIS);
+                }
+            }
         }
         BeanProperties.apply(factory, settings.properties());
         return factory;
+    }
+
+    private static boolean sets(String url, String option) {
+        return url.contains(option + "=");
+    }
+
+    /**
+     * Artemis's failure check says "AMQ219011: Did not receive data from server for /127.0.0.1:61617" and
+     * a call timeout "AMQ219014: Timed out after waiting 10,000 ms for response when sending packet 43":
+     * neither says that this means the network went silent rather than the broker going away.
+     */
+    @Override
+    public String explainLoss(ConnectionSettings settings, Throwable failure) {
+        // The JMS layer wraps the client's exception as a cause, a linked exception, or only its text.
+        for (Throwable cause = failure; cause != null; cause = next(cause)) {
+            String message = String.valueOf(cause.getMessage());
+            boolean callTimedOut = message.contains(CALL_TIMED_OUT);
+            if (callTimedOut || message.contains(NO_DATA_FROM_BROKER) || cause instanceof ActiveMQConnectionTimedOutException) {
+                try (ActiveMQConnectionFactory factory = (ActiveMQConnectionFactory) connectionFactory(settings)) {
+                    return callTimedOut ? "no answer from the broker within " + seconds(factory.getCallTimeout()) + " (network silent?)"
+                            : "no data from the broker for " + seconds(factory.getConnectionTTL()) + " (network silent?)";
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Throwable next(Throwable cause) {
+        Throwable next = cause.getCause() != null ? cause.getCause() : cause instanceof JMSException jms ? jms.getLinkedException() : null;
+        return next == cause ? null : next;
+    }
+
+    private static String seconds(long millis) {
+        return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
     }
 
     @Override

@@ -2,6 +2,11 @@ package io.ferry.provider.artemis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import jakarta.jms.JMSException;
+
+import org.apache.activemq.artemis.api.core.ActiveMQConnectionTimedOutException;
+import org.apache.activemq.artemis.core.client.ActiveMQClientMessageBundle;
+import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +23,37 @@ class ArtemisProviderTest {
             assertThat(plain.getProducerWindowSize()).isEqualTo(1024 * 1024);
             assertThat(tuned.getProducerWindowSize()).isEqualTo(65536);
         }
+    }
+
+    @Test
+    void aSilentNetworkIsFoundOutWithinSecondsUnlessTheUrlSaysOtherwise() {
+        try (ActiveMQConnectionFactory plain = factory("tcp://127.0.0.1:61617");
+             ActiveMQConnectionFactory tuned = factory("tcp://127.0.0.1:61617?clientFailureCheckPeriod=30000&connectionTTL=60000"
+                     + "&callTimeout=30000&connect-timeout-millis=7000")) {
+            assertThat(plain.getClientFailureCheckPeriod()).isEqualTo(1_000);
+            assertThat(plain.getConnectionTTL()).isEqualTo(5_000);
+            assertThat(plain.getCallTimeout()).isEqualTo(10_000);
+            assertThat(plain.getStaticConnectors()[0].getParams()).containsEntry(TransportConstants.NETTY_CONNECT_TIMEOUT, 2_000);
+            assertThat(tuned.getClientFailureCheckPeriod()).isEqualTo(30_000);
+            assertThat(tuned.getConnectionTTL()).isEqualTo(60_000);
+            assertThat(tuned.getCallTimeout()).isEqualTo(30_000);
+            assertThat(tuned.getStaticConnectors()[0].getParams()).containsEntry(TransportConstants.NETTY_CONNECT_TIMEOUT, "7000");
+        }
+    }
+
+    @Test
+    void aLossByTimeoutIsExplainedAsASilentNetwork() {
+        ConnectionSettings remote = ConnectionSettings.anonymous("remote", "tcp://127.0.0.1:61617");
+        JMSException noData = new JMSException("connection failed");
+        noData.setLinkedException(new ActiveMQConnectionTimedOutException("AMQ219011: Did not receive data from server for /127.0.0.1:61617"));
+        JMSException unblocked = new JMSException("AMQ219016: Connection failure detected. Unblocking a blocking call that will never get a response");
+        unblocked.initCause(ActiveMQClientMessageBundle.BUNDLE.unblockingACall(new ActiveMQConnectionTimedOutException("AMQ219011: Did not receive data")));
+        JMSException callTimedOut = new JMSException("AMQ219014: Timed out after waiting 10,000 ms for response when sending packet 43");
+
+        assertThat(provider.explainLoss(remote, noData)).isEqualTo("no data from the broker for 5 s (network silent?)");
+        assertThat(provider.explainLoss(remote, unblocked)).isEqualTo("no data from the broker for 5 s (network silent?)");
+        assertThat(provider.explainLoss(remote, callTimedOut)).isEqualTo("no answer from the broker within 10 s (network silent?)");
+        assertThat(provider.explainLoss(remote, new JMSException("AMQ219015: The connection was disconnected because of server shutdown"))).isNull();
     }
 
     private ActiveMQConnectionFactory factory(String url) {

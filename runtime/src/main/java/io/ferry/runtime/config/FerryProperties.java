@@ -44,7 +44,7 @@ public record FerryProperties(
     public record Reconnect(
             @DefaultValue("100ms") @DurationMin(millis = 1, message = POSITIVE) Duration initialInterval,
             @DefaultValue("2.0") @jakarta.validation.constraints.DecimalMin(value = "1.0", message = "must be at least 1.0") double multiplier,
-            @DefaultValue("5s") @DurationMin(millis = 1, message = POSITIVE) Duration maxInterval,
+            @DefaultValue("2s") @DurationMin(millis = 1, message = POSITIVE) Duration maxInterval,
             @DefaultValue("0") @Min(0) int maxAttempts) {
     }
 

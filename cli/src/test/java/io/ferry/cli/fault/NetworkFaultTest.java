@@ -1,0 +1,210 @@
+package io.ferry.cli.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.ferry.loadgen.SendReport;
+import io.ferry.loadgen.SinkReport;
+
+/**
+ * The delivery contract when the network fails silently, every part a real process: the adapter's
+ * packets to and from a broker are dropped (iptables on loopback), so neither end gets a reset or a
+ * FIN and only the Artemis client's failure check (no data for the connection TTL) can tell. Then, for a
+ * whole run, 100 ms of added latency and 1% packet loss between the adapter and one broker.
+ *
+ * <p>The remote cut hits the broker's own port, so the test's sink reads the remote broker only after the
+ * network is back. The local cut hits a pass-through proxy the adapter alone reaches the local broker by,
+ * so the load sender keeps sending during the cut; the broker sees the same silence either way.
+ * Needs root and iptables; skipped otherwise, with the reason. Every rule goes in {@link #removeRules()}.
+ */
+class NetworkFaultTest {
+
+    private static final int MESSAGES = 5_000;
+    /** Longer than the client's failure detection (connection TTL 5 s, found out 5-10 s after the last data). */
+    private static final Duration CUT = Duration.ofSeconds(13);
+    /** The bound docs/configuration.md ("Network faults") promises: delivery resumes this soon after the network returns. */
+    private static final Duration RESUMES_WITHIN = Duration.ofSeconds(5);
+    private static final Duration LATENCY = Duration.ofMillis(100);
+    private static final double LOSS = 0.01;
+
+    private final Firewall firewall = new Firewall();
+
+    /** Kept when a test fails: the brokers' and the adapter's logs are the evidence. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
+
+    @BeforeAll
+    static void needsIptables() {
+        String why = Firewall.unavailableReason();
+        assumeTrue(why == null, why);
+    }
+
+    @AfterEach
+    void removeRules() {
+        firewall.close();
+    }
+
+    private static ConditionFactory poll(Duration atMost) {
+        return await().atMost(atMost).pollInterval(Duration.ofMillis(20)).pollDelay(Duration.ZERO);
+    }
+
+    /** What one cut took, each time from the cut or from the network's return. */
+    private record Outage(String side, String lossLine, Duration lossLogged, Duration healthDown, Duration cut, Duration reconnected,
+                          Duration healthUp, Duration firstDelivery) {
+
+        @Override
+        public String toString() {
+            return String.format("network fault, %s cut off: cut %d ms; loss logged after %d ms [%s]; health DOWN after %d ms;"
+                            + " network back: reconnected after %d ms, health UP after %d ms, first delivery after %d ms", side, cut.toMillis(),
+                    lossLogged.toMillis(), lossLine, healthDown.toMillis(), reconnected.toMillis(), healthUp.toMillis(), firstDelivery.toMillis());
+        }
+    }
+
+    @Test
+    void remoteBrokerCutOffSilentlyMidRunLosesAndDuplicatesNothing() throws Exception {
+        try (FaultHarness harness = new FaultHarness(dir).startAll()) {
+            harness.management();   // up before the run starts, so that the cut can be timed by progress
+            CompletableFuture<SendReport> sending = harness.sendInBackground("remote-cut", MESSAGES, new AtomicLong());
+            poll(Duration.ofMinutes(1)).ignoreExceptions().until(() -> harness.delivered() >= MESSAGES / 5);
+            Outage outage = cutOff(harness, "remote", harness.remotePort());
+            System.out.println(outage);
+            assertThat(sending.get().sent()).isEqualTo(MESSAGES);
+            assertEveryMessageOnceAndNothingLeft(harness, "remote-cut");
+        }
+    }
+
+    @Test
+    void localBrokerCutOffSilentlyMidRunLosesAndDuplicatesNothing() throws Exception {
+        try (FaultHarness harness = new FaultHarness(dir).startBrokers();
+             DelayingProxy passThrough = new DelayingProxy(harness.localPort(), Duration.ZERO)) {
+            // Only the adapter's way to the local broker goes silent: the sender keeps reaching the broker, so the cut hits a moving run.
+            harness.adapterReachesLocalAt(passThrough.port()).startAdapter();
+            harness.management();   // up before the run starts, so that the cut can be timed by progress
+            CompletableFuture<SendReport> sending = harness.sendInBackground("local-cut", MESSAGES, new AtomicLong());
+            poll(Duration.ofMinutes(1)).ignoreExceptions().until(() -> harness.delivered() >= MESSAGES / 5);
+            Outage outage = cutOff(harness, "local", passThrough.port());
+            System.out.println(outage);
+            assertThat(sending.get().sent()).isEqualTo(MESSAGES);
+            assertEveryMessageOnceAndNothingLeft(harness, "local-cut");
+        }
+    }
+
+    @Test
+    void slowAndLossyLinkToTheLocalBrokerLosesAndDuplicatesNothing() throws Exception {
+        slowAndLossy("local");
+    }
+
+    @Test
+    void slowAndLossyLinkToTheRemoteBrokerLosesAndDuplicatesNothing() throws Exception {
+        slowAndLossy("remote");
+    }
+
+    /**
+     * Drops the adapter's traffic to a broker's port for {@link #CUT} while batches are in flight, and
+     * measures: the loss logged (once, with the reason) and health DOWN, nothing delivered for the rest
+     * of the cut, then after the network is back the reconnection, health UP and the first delivery.
+     */
+    private Outage cutOff(FaultHarness harness, String side, int port) throws Exception {
+        String lost = side + " broker connection lost";
+        String reconnected = side + " broker reconnected";
+        int lossesBefore = harness.adapterLogOccurrences(lost);
+        int reconnectionsBefore = harness.adapterLogOccurrences(reconnected);
+        assertThat(harness.delivered()).as("the cut hits a run under way").isLessThan(MESSAGES);
+        long cutAt = System.nanoTime();
+        Duration lossLogged;
+        Duration healthDown;
+        try {
+            firewall.cut(port);
+            poll(CUT).until(() -> harness.adapterLogOccurrences(lost) > lossesBefore);
+            lossLogged = since(cutAt);
+            poll(CUT).until(() -> "DOWN".equals(harness.health()));
+            healthDown = since(cutAt);
+            // For the rest of the cut nothing can be delivered, and health says so throughout.
+            long deliveredInCut = harness.delivered();
+            Duration rest = CUT.minus(since(cutAt));
+            if (!rest.isNegative() && !rest.isZero()) {
+                await().during(rest).atMost(rest.plusSeconds(5)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> harness.delivered() == deliveredInCut && "DOWN".equals(harness.health()));
+            }
+        } finally {
+            firewall.restore();
+        }
+        Duration cut = since(cutAt);
+        long backAt = System.nanoTime();
+        long deliveredAtReturn = harness.delivered();
+        poll(Duration.ofSeconds(30)).until(() -> harness.adapterLogOccurrences(reconnected) > reconnectionsBefore);
+        Duration reconnectedAfter = since(backAt);
+        poll(Duration.ofSeconds(30)).until(() -> "UP".equals(harness.health()));
+        Duration upAfter = since(backAt);
+        poll(Duration.ofSeconds(30)).until(() -> harness.delivered() > deliveredAtReturn);
+        Duration firstDelivery = since(backAt);
+        Outage outage = new Outage(side, lossLine(harness, lost), lossLogged, healthDown, cut, reconnectedAfter, upAfter, firstDelivery);
+        assertThat(harness.adapterLogOccurrences(lost)).as("one line for the loss: %s", outage).isEqualTo(lossesBefore + 1);
+        assertThat(outage.lossLine()).as("the loss is blamed on silence, not on a refusal").contains("no data from the broker for 5 s (network silent?)");
+        assertThat(firstDelivery).as("delivery resumes within %s of the network's return: %s", RESUMES_WITHIN, outage)
+                .isLessThanOrEqualTo(RESUMES_WITHIN);
+        return outage;
+    }
+
+    /** The whole run through a proxy that delays each chunk by {@link #LATENCY} each way, with {@link #LOSS} of its packets dropped. */
+    private void slowAndLossy(String side) throws Exception {
+        String runId = side + "-slow-lossy";
+        try (FaultHarness harness = new FaultHarness(dir).startBrokers();
+             DelayingProxy proxy = new DelayingProxy(side.equals("local") ? harness.localPort() : harness.remotePort(), LATENCY)) {
+            if (side.equals("local")) {
+                harness.adapterReachesLocalAt(proxy.port());
+            } else {
+                harness.adapterReachesRemoteAt(proxy.port());
+            }
+            firewall.lose(proxy.port(), LOSS);
+            harness.startAdapter();
+            long started = System.nanoTime();
+            CompletableFuture<SendReport> sending = harness.sendInBackground(runId, MESSAGES, new AtomicLong());
+            SinkReport report = harness.receive(runId, MESSAGES, Duration.ofSeconds(60));
+            System.out.printf("network fault, %s link %d ms slower each way and %.0f%% of its packets lost: %d of %d messages arrived"
+                            + " (%d duplicated, %d missing) in %d ms%n", side, LATENCY.toMillis(), LOSS * 100, report.delivery().delivered(), MESSAGES,
+                    report.delivery().duplicated(), report.delivery().missing(), since(started).toMillis());
+            assertThat(sending.get().sent()).isEqualTo(MESSAGES);
+            FaultHarness.assertExactlyOnce(report, MESSAGES);
+            assertAdapterStayedUpAndLeftNothing(harness, runId);
+        }
+    }
+
+    private static void assertEveryMessageOnceAndNothingLeft(FaultHarness harness, String runId) throws Exception {
+        FaultHarness.assertExactlyOnce(harness.receive(runId, MESSAGES, Duration.ofSeconds(60)), MESSAGES);
+        // The adapter's own count agrees, the batch the cut left in doubt included (counted when the source finally acknowledged it).
+        poll(Duration.ofSeconds(30)).until(harness::delivered, delivered -> delivered >= MESSAGES);
+        assertThat(harness.delivered()).isEqualTo(MESSAGES);
+        assertAdapterStayedUpAndLeftNothing(harness, runId);
+    }
+
+    /** The adapter survived; once it stopped (draining), no late copy reaches the target and nothing waits on the source. */
+    private static void assertAdapterStayedUpAndLeftNothing(FaultHarness harness, String runId) throws Exception {
+        assertThat(harness.adapter.isAlive()).as("the adapter is still running").isTrue();
+        assertThat(harness.adapter.stop(Duration.ofSeconds(30))).isTrue();
+        assertThat(harness.receive(runId, 1, Duration.ofSeconds(2)).received()).as("copies arriving late").isZero();
+        assertThat(harness.leftOnLocal(runId, MESSAGES)).as("messages left on the local broker").isZero();
+    }
+
+    private static String lossLine(FaultHarness harness, String lost) throws Exception {
+        return Files.readAllLines(harness.adapter.log()).stream().filter(line -> line.contains(lost)).reduce((first, last) -> last).orElse("");
+    }
+
+    private static Duration since(long nanos) {
+        return Duration.ofNanos(System.nanoTime() - nanos);
+    }
+}
