@@ -13,9 +13,9 @@ import io.ferry.health.HealthCheckException;
 
 /** {@code ferry compare before.json after.json}: two runs' per-tag statistics side by side. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = {"Compares two files of per-tag statistics: per tag, count, mean, p50, p90, p99 and max before,",
-                "after, and after/before. Reads the JSON of ferry run --stats-file, of /actuator/profiling",
-                "(its cumulative figures) and of ferry health --json. Exit codes: 0 compared, 2 bad input."})
+        description = {"Compares two files of per-tag statistics: per tag, count, mean, p50, p90, p99 and max before, after, "
+                + "and after/before. Reads the JSON of ferry run --stats-file, of /actuator/profiling (its cumulative "
+                + "figures) and of ferry health --json. Exit codes: 0 compared, 2 bad input."})
 public final class CompareCommand implements Callable<Integer>, OneLineErrors {
 
     public static final int EXIT_COMPARED = 0;

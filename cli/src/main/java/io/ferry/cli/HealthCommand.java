@@ -22,11 +22,10 @@ import io.ferry.runtime.management.ManagementClient;
  * a sample apart, and prints a report with findings and recommendations.
  */
 @Command(name = "health", mixinStandardHelpOptions = true,
-        description = {"Checks a running adapter through its management endpoints: per-tag statistics, throughput,",
-                "delivered and rejected messages, dropped events, reconnections, channel states, busy workers,",
-                "and findings with recommendations. Reads everything twice, --sample apart.",
-                "Exit codes: 0 no findings, 1 findings, 2 bad input, 3 the adapter cannot be read",
-                "(unreachable, 401, not a Ferry management endpoint)."})
+        description = {"Checks a running adapter through its management endpoints: per-tag statistics, throughput, delivered "
+                + "and rejected messages, dropped events, reconnections, channel states, busy workers, and findings "
+                + "with recommendations. Reads everything twice, --sample apart. Exit codes: 0 no findings, 1 findings, "
+                + "2 bad input, 3 the adapter cannot be read (unreachable, 401, not a Ferry management endpoint)."})
 public final class HealthCommand implements Callable<Integer>, OneLineErrors {
 
     public static final int EXIT_HEALTHY = 0;

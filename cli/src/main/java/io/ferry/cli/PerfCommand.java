@@ -21,14 +21,14 @@ import io.ferry.workflow.WorkflowType;
 
 /** {@code ferry perf}: the one-command performance run. */
 @Command(name = "perf", mixinStandardHelpOptions = true,
-        description = {"Runs the performance test: two brokers (Artemis, or ActiveMQ Classic with --local/--remote activemq)",
-                "and the adapter, each in its own JVM on 127.0.0.1, and the load generator; by default 10,000 persistent",
-                "3 KB messages for StandardWorkflow and PoolingWorkflow with lifecycle events on and off, after a warm-up,",
-                "plus a no-bridge baseline.",
-                "Prints the perf4j tables and a comparison, and writes report.json and report.html.",
-                "With --peers it also measures Artemis's core bridge (between two Artemis brokers only), Artemis's JMS bridge",
-                "and an Apache Camel route on the same brokers, persistent and non-persistent, with a fixed-rate latency pass",
-                "at 100 msg/s for every case."})
+        // One string per paragraph: picocli wraps each to the terminal, where fixed lines broke mid-sentence.
+        description = {"Runs the performance test: two brokers (Artemis, or ActiveMQ Classic with --local/--remote activemq) "
+                + "and the adapter, each in its own JVM on 127.0.0.1, and the load generator; by default 10,000 persistent "
+                + "3 KB messages for StandardWorkflow and PoolingWorkflow with lifecycle events on and off, after a warm-up, "
+                + "plus a no-bridge baseline. Prints the perf4j tables and a comparison, and writes report.json and report.html.",
+                "With --peers it also measures Artemis's core bridge (between two Artemis brokers only), Artemis's JMS bridge "
+                + "and an Apache Camel route on the same brokers, persistent and non-persistent, with a fixed-rate latency pass "
+                + "at 100 msg/s for every case."})
 public final class PerfCommand implements Callable<Integer> {
 
     @Option(names = "--messages", defaultValue = "10000", description = "measured messages per case (default ${DEFAULT-VALUE})")
@@ -48,7 +48,8 @@ public final class PerfCommand implements Callable<Integer> {
             + "equal to --warmup for a fixed warm-up")
     Integer warmupMax;
 
-    @Option(names = "--runs", defaultValue = "1", description = "repeat every case; medians and spread are reported (default ${DEFAULT-VALUE})")
+    @Option(names = "--runs", defaultValue = "3", description = "measure every case this often, the cases in rotated order each run; "
+            + "medians and spread are reported, and pairs of cases are compared run by run (default ${DEFAULT-VALUE})")
     int runs;
 
     @Option(names = "--cases", split = ",", description = {"cases to run (default: standard-events-on, standard-events-off, "

@@ -21,13 +21,14 @@ import io.ferry.process.ProcessException;
  * (cases, runs, messages, sweeps, peers) would mean anything in it.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
-        description = {"Runs a steady load for a long time through the whole chain: two Artemis brokers and the adapter, each in",
-                "its own JVM on 127.0.0.1, and the load generator sending at --rate and receiving with one run id and an",
-                "exactly-once ledger. Every --interval it prints a line with the adapter's RSS, heap after GC (from its GC",
-                "log), threads and open files (from /proc) and the interval's end-to-end latency; at the end the slope of each",
-                "after the warm-up, with its 95%% interval and a verdict (flat, rises, falls, no clear trend), and the",
-                "delivery check. Writes report.json and report.html (a chart per series). Stops by itself; exit code 0 when",
-                "delivery was clean, 1 when not or when the run failed, 2 for bad options."})
+        // One string per paragraph: picocli wraps each to the terminal, where fixed lines broke mid-sentence.
+        description = {"Runs a steady load for a long time through the whole chain: two Artemis brokers and the adapter, each in "
+                + "its own JVM on 127.0.0.1, and the load generator sending at --rate and receiving with one run id and an "
+                + "exactly-once ledger. Every --interval it prints a line with the adapter's RSS, heap after GC (from its GC "
+                + "log), threads and open files (from /proc) and the interval's end-to-end latency; at the end the slope of each "
+                + "after the warm-up, with its 95%% interval and a verdict (flat, rises, falls, no clear trend), and the "
+                + "delivery check. Writes report.json and report.html (a chart per series). Stops by itself; exit code 0 when "
+                + "delivery was clean, 1 when not or when the run failed, 2 for bad options."})
 public final class SoakCommand implements Callable<Integer>, OneLineErrors {
 
     @Option(names = "--duration", converter = DurationConverter.class, defaultValue = "30m",

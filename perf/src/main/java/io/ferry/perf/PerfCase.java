@@ -142,6 +142,11 @@ public sealed interface PerfCase {
         public FerryCase withEvents(boolean on) {
             return new FerryCase(workflow, on, poolSize, batchSize);
         }
+
+        /** The same events and batching with another workflow: what a pooling comparison pairs it with. */
+        public FerryCase withWorkflow(WorkflowType other) {
+            return new FerryCase(other, sendEvents, poolSize, batchSize);
+        }
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.stream.Collectors;
 
 import io.ferry.perf.PerfReport.CaseSummary;
 import io.ferry.perf.PerfReport.CpuUse;
+import io.ferry.perf.PerfReport.Comparison;
 import io.ferry.perf.PerfReport.EventsCost;
 import io.ferry.perf.PerfReport.Pass;
 
@@ -106,13 +107,32 @@ final class PerfConsole {
         }
         cpuTable(report);
         for (EventsCost cost : report.eventsCosts()) {
+            // Throughput on against off is in the run-by-run comparisons below, with its spread.
             out.printf(Locale.ROOT, "%s (%s): events on vs off: workflow time on - off %.1f us per message (%.1f%% of the workflow); "
-                            + "beside the produce (overhead on - off) %.1f us; throughput on/off %.3f%n",
-                    cost.workflow(), cost.delivery(), cost.workflowUs(), 100 * cost.shareOfWorkflow(), cost.besideProduceUs(),
-                    cost.throughputOnOverOff());
+                            + "beside the produce (overhead on - off) %.1f us%n",
+                    cost.workflow(), cost.delivery(), cost.workflowUs(), 100 * cost.shareOfWorkflow(), cost.besideProduceUs());
         }
+        comparisons(report);
         out.println(report.deliveryClean() ? "delivery: clean in every case (nothing missing, duplicated or corrupted)"
                 : "delivery: NOT CLEAN - see the cases above");
+    }
+
+    /** The run's answers: per pair of cases, each figure's ratio (median, min-max over the runs) and what its spread says. */
+    private void comparisons(PerfReport report) {
+        if (report.comparisons().isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("compared run by run (first case / second, measured in the same runs: median (min-max), and what the spread says):");
+        int longest = report.comparisons().stream().mapToInt(c -> pairName(c).length()).max().orElse(0);
+        for (Comparison c : report.comparisons()) {
+            out.printf(Locale.ROOT, "%-" + longest + "s  %-15s %5.2f (%.2f-%.2f)  %s%n", pairName(c), c.figure(), c.median(), c.min(), c.max(),
+                    c.verdict());
+        }
+    }
+
+    private static String pairName(Comparison c) {
+        return c.first() + " / " + c.second() + ", " + c.delivery();
     }
 
     /** Where the CPU went: per measured message and process, so a reader sees what each bridge costs the whole machine. */
@@ -121,17 +141,20 @@ final class PerfConsole {
             return;
         }
         out.println();
-        out.println("CPU per measured message, us (every process; the core bridge runs inside the local broker):");
-        String format = nameColumn(report) + " %13s %13s %8s %14s %8s %6s%n";
+        out.println("CPU per measured message, us (every process; the core bridge runs inside the local broker), and Ferry's commits on the target:");
+        String format = nameColumn(report) + " %13s %13s %8s %14s %8s %6s %11s %6s%n";
         String delivery = null;
         for (CaseSummary s : report.summaries()) {
             if (!s.delivery().equals(delivery)) {
                 delivery = s.delivery();
-                out.printf(Locale.ROOT, format, delivery, "local broker", "remote broker", "bridge", "load generator", "total", "JIT %");
+                out.printf(Locale.ROOT, format, delivery, "local broker", "remote broker", "bridge", "load generator", "total", "JIT %",
+                        "commits/1k", "batch");
             }
             PerfReport.CpuPerMessage cpu = s.cpu();
+            PerfReport.AdapterCosts adapter = s.adapter();
             out.printf(Locale.ROOT, format, s.name(), us(cpu.localBroker()), us(cpu.remoteBroker()), us(cpu.bridge()),
-                    us(cpu.loadGenerator()), us(cpu.total()), cpu.total() == null ? "-" : String.format(Locale.ROOT, "%.0f", 100 * cpu.jitShare()));
+                    us(cpu.loadGenerator()), us(cpu.total()), cpu.total() == null ? "-" : String.format(Locale.ROOT, "%.0f", 100 * cpu.jitShare()),
+                    adapter == null ? "-" : decimal(adapter.commitsPerThousand()), adapter == null ? "-" : decimal(adapter.meanBatch()));
         }
     }
 

@@ -8,11 +8,11 @@ import io.ferry.profiling.StatisticsJson;
 
 /**
  * Everything one perf run measured, as written to report.json and read back by tests and tools:
- * each case's runs as measured, each case's summary over its runs, and what lifecycle events cost.
- * Figures that do not apply to a case are absent (null), never a sentinel value.
+ * each case's runs as measured, each case's summary over its runs, what lifecycle events cost, and the
+ * cases compared run by run. Figures that do not apply to a case are absent (null), never a sentinel value.
  */
 public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary> summaries, List<EventsCost> eventsCosts,
-                         boolean deliveryClean) {
+                         List<Comparison> comparisons, boolean deliveryClean) {
 
     /**
      * @param warmup               the least warm-up per case; {@code warmupMax} the most, when the compilers stay busy
@@ -81,6 +81,9 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      * @param quiet     whether the last round was quiet; false when the warm-up stopped at its limit
      */
     public record Warmup(int messages, double seconds, List<Double> jitShares, boolean quiet, Delivery delivery) {
+
+        /** No warm-up: none asked for, or not the case's first run. */
+        public static final Warmup NONE = new Warmup(0, 0, List.of(), false, new Delivery(0, 0, 0, 0, 0));
     }
 
     /** CPU one process used during a case's measured messages, and how much of it its JIT compiler took. */
@@ -128,10 +131,12 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
 
     /**
      * Where Ferry's time goes per message, medians over the runs, in microseconds: the workflow, the produce within
-     * it, what the adapter adds to the produce (mean and p50), the lifecycle event hand-off; and the adapter's CPU in cores.
+     * it, what the adapter adds to the produce (mean and p50), the lifecycle event hand-off; the adapter's CPU in cores;
+     * and its transactions on the target: commits per 1,000 measured messages and the mean batch they carried, which
+     * say why one case costs the brokers more per message than another.
      */
     public record AdapterCosts(double workflowMeanUs, double produceMeanUs, double overheadMeanUs, double overheadP50Us,
-                               double eventMeanUs, double cores) {
+                               double eventMeanUs, double cores, double commitsPerThousand, double meanBatch) {
     }
 
     /**
@@ -163,5 +168,33 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      */
     public record EventsCost(String workflow, String delivery, double workflowUs, double besideProduceUs, double shareOfWorkflow,
                              double throughputOnOverOff) {
+    }
+
+    /**
+     * Two cases compared run by run: every run measures every case (in rotated order, so the two are measured a few
+     * minutes apart at most), and each run gives the ratio of the first case's figure to the second's. A single run
+     * on two shared cores can differ from the next by 1.4x; the ratio's spread over the runs says whether a difference
+     * is more than that noise.
+     *
+     * @param figure  {@link #THROUGHPUT}, or {@link #CPU_PER_MESSAGE}: every process's CPU per measured message, which
+     *                varies less from run to run than the rate
+     * @param perRun  the ratio in each run that measured both cases, in run order
+     * @param verdict what the spread says: {@link #NOISE} when it covers 1.0
+     */
+    public record Comparison(String first, String second, String delivery, String figure, List<Double> perRun, double median,
+                             double min, double max, String verdict) {
+
+        public static final String THROUGHPUT = "throughput";
+        public static final String CPU_PER_MESSAGE = "CPU per message";
+        public static final String NOISE = "no difference beyond the noise";
+        public static final String ONE_RUN = "one run: no spread to judge by";
+
+        static Comparison of(String first, String second, String delivery, String figure, List<Double> perRun) {
+            List<Double> sorted = perRun.stream().sorted().toList();
+            double min = sorted.get(0);
+            double max = sorted.get(sorted.size() - 1);
+            String verdict = perRun.size() < 2 ? ONE_RUN : min <= 1 && max >= 1 ? NOISE : (min > 1 ? "higher" : "lower") + " in every run";
+            return new Comparison(first, second, delivery, figure, List.copyOf(perRun), PerfSummary.median(perRun), min, max, verdict);
+        }
     }
 }

@@ -165,7 +165,8 @@ public final class PerfRun {
                 + (settings.runs() > 1 ? ", run " + run + " of " + settings.runs() : ""));
         BridgeProcesses.Bridge own = bridges.of(perfCase);
         ChildProcess bridge = own == null ? null : own.process();
-        PerfReport.Warmup warmup = warmUp(perfCase, persistent, bridge);
+        // A case's bridge stays up from run to run, its code compiled: only its first run needs the warm-up.
+        PerfReport.Warmup warmup = run == 1 ? warmUp(perfCase, persistent, bridge) : PerfReport.Warmup.NONE;
         Pass fixedRate = null;
         if (settings.latencyRate() > 0) {
             Map<String, ProcessCpu> before = cpu.read(bridge);
@@ -216,7 +217,7 @@ public final class PerfRun {
      */
     private PerfReport.Warmup warmUp(PerfCase perfCase, boolean persistent, ChildProcess bridge) throws Exception {
         if (settings.warmup() == 0) {
-            return new PerfReport.Warmup(0, 0, List.of(), false, new PerfReport.Delivery(0, 0, 0, 0, 0));
+            return PerfReport.Warmup.NONE;
         }
         long startedAt = System.nanoTime();
         List<Double> shares = new ArrayList<>();

@@ -2,7 +2,10 @@ package io.ferry.perf;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
 import io.ferry.core.ProfilingTags;
@@ -10,6 +13,7 @@ import io.ferry.perf.PerfCase.FerryCase;
 import io.ferry.perf.PerfReport.AdapterCosts;
 import io.ferry.perf.PerfReport.CaseRun;
 import io.ferry.perf.PerfReport.CaseSummary;
+import io.ferry.perf.PerfReport.Comparison;
 import io.ferry.perf.PerfReport.CpuPerMessage;
 import io.ferry.perf.PerfReport.CpuUse;
 import io.ferry.perf.PerfReport.EventsCost;
@@ -18,8 +22,9 @@ import io.ferry.perf.PerfReport.Pass;
 import io.ferry.perf.PerfReport.Ratios;
 import io.ferry.perf.PerfReport.Throughput;
 import io.ferry.profiling.StatisticsJson;
+import io.ferry.workflow.WorkflowType;
 
-/** Turns the cases' runs into medians, spread, ratios, the adapter's overhead and what events cost. */
+/** Turns the cases' runs into medians, spread, ratios, the adapter's overhead, what events cost, and run-by-run comparisons. */
 final class PerfSummary {
 
     /** The broker setting every figure depends on most (config/*-broker.xml), reported with them. */
@@ -48,7 +53,7 @@ final class PerfSummary {
                 settings.warmupMax(), settings.runs(), settings.delivery().stream().map(PerfSettings::deliveryName).toList(), settings.rate(),
                 settings.latencyRate(), settings.latencyMessages(), settings.poolSize(), settings.batchSize(), JOURNAL_BUFFER_TIMEOUT,
                 Runtime.getRuntime().availableProcessors(), Instant.now().toString(), localBroker, remoteBroker);
-        return new PerfReport(reported, runs, summaries, eventsCosts(settings, summaries), clean);
+        return new PerfReport(reported, runs, summaries, eventsCosts(settings, summaries), comparisons(settings, runs), clean);
     }
 
     private static Double medianThroughput(List<CaseRun> runs, String name, String delivery) {
@@ -86,7 +91,9 @@ final class PerfSummary {
         return new AdapterCosts(workflow, produce, workflow - produce,
                 median(runs, r -> tag(r, workflowTag).p50Us() - tag(r, ProfilingTags.PRODUCE).p50Us()),
                 median(runs, r -> tag(r, eventTag).meanUs()),
-                median(runs, r -> r.bridge() == null ? 0 : r.bridge().cpuCores()));
+                median(runs, r -> r.bridge() == null ? 0 : r.bridge().cpuCores()),
+                median(runs, r -> 1000.0 * tag(r, ProfilingTags.COMMIT).count() / Math.max(1, r.measured().delivery().received())),
+                median(runs, r -> tag(r, ProfilingTags.COMMIT).count() == 0 ? 0 : (double) tag(r, ProfilingTags.PRODUCE).count() / tag(r, ProfilingTags.COMMIT).count()));
     }
 
     private static CpuPerMessage cpuPerMessage(List<CaseRun> runs) {
@@ -97,14 +104,15 @@ final class PerfSummary {
 
     /** Median CPU per measured message, in us, of one process ({@code null}: all of them together); null where none was measured. */
     private static Double cpuPerMessage(List<CaseRun> runs, String process) {
-        List<Double> perMessage = new ArrayList<>();
-        for (CaseRun run : runs) {
-            List<CpuUse> used = run.cpu().stream().filter(c -> process == null || c.process().equals(process)).toList();
-            if (!used.isEmpty()) {
-                perMessage.add(1000 * used.stream().mapToDouble(CpuUse::cpuMs).sum() / run.measured().delivery().received());
-            }
-        }
+        List<Double> perMessage = runs.stream().map(run -> cpuPerMessage(run, process)).filter(Objects::nonNull).toList();
         return perMessage.isEmpty() ? null : median(perMessage);
+    }
+
+    /** CPU per measured message of one run, in us, of one process ({@code null}: all of them); null where none was measured. */
+    private static Double cpuPerMessage(CaseRun run, String process) {
+        List<CpuUse> used = run.cpu().stream().filter(c -> process == null || c.process().equals(process)).toList();
+        long received = run.measured().delivery().received();
+        return used.isEmpty() || received == 0 ? null : 1000 * used.stream().mapToDouble(CpuUse::cpuMs).sum() / received;
     }
 
     /** The JIT compilers' share of all the case's CPU in the measured pass. */
@@ -146,6 +154,53 @@ final class PerfSummary {
         return new EventsCost(on.name().replace("-events-on", ""), onSummary.delivery(), workflowUs,
                 with.overheadMeanUs() - without.overheadMeanUs(), with.workflowMeanUs() == 0 ? 0 : workflowUs / with.workflowMeanUs(),
                 off.throughput().median() == 0 ? 0 : onSummary.throughput().median() / off.throughput().median());
+    }
+
+    /**
+     * The two questions the default run asks, answered run by run: what lifecycle events cost each workflow (events on
+     * against off) and whether pooling helps (PoolingWorkflow against StandardWorkflow, events the same way).
+     */
+    private static List<Comparison> comparisons(PerfSettings settings, List<CaseRun> runs) {
+        List<Comparison> comparisons = new ArrayList<>();
+        for (boolean persistent : settings.delivery()) {
+            String delivery = PerfSettings.deliveryName(persistent);
+            for (PerfCase perfCase : settings.cases()) {
+                if (perfCase instanceof FerryCase ferry && ferry.sendEvents()) {
+                    compare(ferry.name(), ferry.withEvents(false).name(), delivery, runs, comparisons);
+                }
+            }
+            for (PerfCase perfCase : settings.cases()) {
+                if (perfCase instanceof FerryCase ferry && ferry.workflow() == WorkflowType.POOLING) {
+                    compare(ferry.name(), ferry.withWorkflow(WorkflowType.STANDARD).name(), delivery, runs, comparisons);
+                }
+            }
+        }
+        return comparisons;
+    }
+
+    private static void compare(String first, String second, String delivery, List<CaseRun> runs, List<Comparison> into) {
+        Map<Integer, CaseRun> seconds = new HashMap<>();
+        runs.stream().filter(r -> r.name().equals(second) && r.delivery().equals(delivery)).forEach(r -> seconds.put(r.run(), r));
+        List<Double> throughput = new ArrayList<>();
+        List<Double> cpu = new ArrayList<>();
+        for (CaseRun a : runs) {
+            CaseRun b = seconds.get(a.run());
+            if (!a.name().equals(first) || !a.delivery().equals(delivery) || b == null || b.measured().throughput() == 0) {
+                continue;
+            }
+            throughput.add(a.measured().throughput() / b.measured().throughput());
+            Double cpuA = cpuPerMessage(a, null);
+            Double cpuB = cpuPerMessage(b, null);
+            if (cpuA != null && cpuB != null && cpuB > 0) {
+                cpu.add(cpuA / cpuB);
+            }
+        }
+        if (!throughput.isEmpty()) {
+            into.add(Comparison.of(first, second, delivery, Comparison.THROUGHPUT, throughput));
+        }
+        if (!cpu.isEmpty()) {
+            into.add(Comparison.of(first, second, delivery, Comparison.CPU_PER_MESSAGE, cpu));
+        }
     }
 
     private static <T> double median(List<T> items, ToDoubleFunction<T> figure) {

@@ -18,7 +18,7 @@ class PerfConsoleTest {
                 "200 us", 2, "2026-11-22T00:00:00Z");
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
 
-        new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(new PerfReport(settings, List.of(), cases, List.of(), true));
+        new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(new PerfReport(settings, List.of(), cases, List.of(), List.of(), true));
 
         List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
         assertColumnEnds(lines, "case ", "msg/s", "3281", "4046");
@@ -37,7 +37,7 @@ class PerfConsoleTest {
         boolean ferry = !name.equals("core-bridge");
         return new PerfReport.CaseSummary(name, ferry ? "ferry" : "core-bridge", "persistent", new PerfReport.Throughput(throughput, throughput,
                 throughput), new PerfReport.Latency(2.7, 5.0, 14.9, 30.0, 51.9), new PerfReport.Latency(1.45, 3.0, 6.5, 6.8, 7.0),
-                new PerfReport.Ratios(null, 1.0), ferry ? new PerfReport.AdapterCosts(12.4, 11.4, 1.0, 0.4, 0, 0.3) : null,
+                new PerfReport.Ratios(null, 1.0), ferry ? new PerfReport.AdapterCosts(12.4, 11.4, 1.0, 0.4, 0, 0.3, 52.0, 19.2) : null,
                 new PerfReport.CpuPerMessage(166.0, 90.0, ferry ? 70.0 : null, 83.0, totalCpuUs, 0.09), 0, 0);
     }
 }

@@ -1,0 +1,92 @@
+package io.ferry.perf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.ferry.perf.PerfReport.CaseRun;
+import io.ferry.perf.PerfReport.Comparison;
+import io.ferry.perf.PerfReport.CpuUse;
+import io.ferry.profiling.StatisticsJson;
+
+/** The run's questions answered run by run: events on against off, pooling against standard, each with its spread and verdict. */
+class PerfComparisonsTest {
+
+    private static final List<PerfCase> CASES = PerfCase.FERRY_CASES.stream().map(name -> PerfCase.parse(name, 10)).toList();
+    private static final int MESSAGES = 10_000;
+
+    @Test
+    void aDifferenceInEveryRunIsNamedAndASpreadAcrossOneIsNoise() {
+        List<CaseRun> runs = new ArrayList<>();
+        // Events cost StandardWorkflow a fifth in every run; pooling is faster in one run and slower in the others.
+        double[][] throughputs = {{3000, 2400, 2900, 3100}, {2800, 2300, 2700, 2600}, {3300, 2600, 3400, 3200}};
+        for (int run = 1; run <= 3; run++) {
+            double[] t = throughputs[run - 1];
+            runs.add(run("standard-events-off", run, t[0], 500));
+            runs.add(run("standard-events-on", run, t[1], 600 + run));
+            runs.add(run("pooling-events-off-pool-10", run, t[3], 500 + 10 * (run - 2)));
+            runs.add(run("pooling-events-on-pool-10", run, t[2], 590));
+        }
+
+        PerfReport report = PerfSummary.report(settings(3), null, null, runs, "perf");
+
+        Comparison events = find(report, "standard-events-on", "standard-events-off", Comparison.THROUGHPUT);
+        assertThat(events.perRun()).containsExactly(0.8, 2300.0 / 2800, 2600.0 / 3300);
+        assertThat(events.min()).isEqualTo(2600.0 / 3300);
+        assertThat(events.max()).isEqualTo(2300.0 / 2800);
+        assertThat(events.median()).isEqualTo(0.8);
+        assertThat(events.verdict()).isEqualTo("lower in every run");
+        assertThat(find(report, "standard-events-on", "standard-events-off", Comparison.CPU_PER_MESSAGE).verdict()).isEqualTo("higher in every run");
+
+        Comparison pooling = find(report, "pooling-events-off-pool-10", "standard-events-off", Comparison.THROUGHPUT);
+        assertThat(pooling.perRun()).containsExactly(3100.0 / 3000, 2600.0 / 2800, 3200.0 / 3300);
+        assertThat(pooling.verdict()).isEqualTo(Comparison.NOISE);
+        // CPU per message 490, 500, 510 against 500: spread across 1.0.
+        assertThat(find(report, "pooling-events-off-pool-10", "standard-events-off", Comparison.CPU_PER_MESSAGE).verdict()).isEqualTo(Comparison.NOISE);
+        assertThat(report.comparisons()).extracting(c -> c.first() + " / " + c.second()).containsOnly(
+                "standard-events-on / standard-events-off", "pooling-events-on-pool-10 / pooling-events-off-pool-10",
+                "pooling-events-on-pool-10 / standard-events-on", "pooling-events-off-pool-10 / standard-events-off");
+
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(report);
+        String output = printed.toString(StandardCharsets.UTF_8);
+        assertThat(output).containsPattern("standard-events-on / standard-events-off, persistent +throughput +0\\.80 \\(0\\.79-0\\.82\\)  lower in every run")
+                .containsPattern("pooling-events-off-pool-10 / standard-events-off, persistent +throughput +0\\.97 \\(0\\.93-1\\.03\\)  "
+                        + "no difference beyond the noise");
+    }
+
+    @Test
+    void oneRunSaysItHasNoSpreadToJudgeBy() {
+        List<CaseRun> runs = List.of(run("standard-events-off", 1, 3000, 500), run("standard-events-on", 1, 2000, 700));
+        PerfReport report = PerfSummary.report(settings(1), null, null, runs, "perf");
+        assertThat(report.comparisons()).extracting(Comparison::verdict).containsOnly(Comparison.ONE_RUN);
+    }
+
+    private static Comparison find(PerfReport report, String first, String second, String figure) {
+        return report.comparisons().stream().filter(c -> c.first().equals(first) && c.second().equals(second) && c.figure().equals(figure))
+                .findFirst().orElseThrow();
+    }
+
+    private static PerfSettings settings(int runs) {
+        return new PerfSettings(MESSAGES, 3072, 0, 0, runs, CASES, 10, 100, null, List.of(true), 0, 0, 1000, 4, Path.of("config"),
+                Path.of("target"));
+    }
+
+    /** A measured run of a case whose processes took {@code cpuUsPerMessage} in all (the adapter's statistics empty). */
+    private static CaseRun run(String name, int run, double throughput, double cpuUsPerMessage) {
+        PerfReport.Delivery delivery = new PerfReport.Delivery(MESSAGES, MESSAGES, 0, 0, 0);
+        PerfReport.Latency latency = new PerfReport.Latency(1, 2, 3, 4, 5);
+        PerfReport.Pass measured = new PerfReport.Pass(throughput, latency, delivery, List.of());
+        List<CpuUse> cpu = List.of(new CpuUse(CpuUse.LOCAL_BROKER, cpuUsPerMessage * MESSAGES / 1000, 0));
+        PerfReport.AdapterFigures adapter = new PerfReport.AdapterFigures(new StatisticsJson.SnapshotFigures("", "", List.of(), Map.of()), "");
+        return new CaseRun(name, PerfCase.FerryCase.KIND, "persistent", run, PerfReport.Warmup.NONE, measured, null, cpu, null, adapter);
+    }
+}
