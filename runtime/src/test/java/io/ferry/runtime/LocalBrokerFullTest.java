@@ -168,10 +168,14 @@ class LocalBrokerFullTest {
         }
     }
 
-    /** Each state change of the publisher logged once: full, then taking again, alternating, ending taking events. */
+    /**
+     * Each state change of the publisher logged once: full, then taking again, alternating, ending taking events. How
+     * often the queue fills follows the broker's disk scans (the sender refills what the bridge frees), so the number
+     * of changes is not fixed; a line logged per dropped event, or out of order, breaks the alternation.
+     */
     private static void assertOneLinePerStateChange(CapturedLog log) {
         List<Level> changes = log.levelsOf(line -> line.contains(QUEUE_FULL) || line.contains(TAKING_AGAIN));
-        assertThat(changes).as("state changes logged (WARN full, INFO taking again)").isNotEmpty().hasSizeLessThanOrEqualTo(10);
+        assertThat(changes).as("state changes logged (WARN full, INFO taking again)").isNotEmpty();
         for (int i = 0; i < changes.size(); i++) {
             assertThat(changes.get(i)).as("state change %d of %s", i, changes).isEqualTo(i % 2 == 0 ? Level.WARN : Level.INFO);
         }

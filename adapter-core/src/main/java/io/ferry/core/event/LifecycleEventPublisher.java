@@ -89,7 +89,10 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
     private final LifecycleEventJson json = new LifecycleEventJson();
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final Thread thread;
-    /** Set by the first worker that finds the queue full, cleared by the publisher once it has room again. */
+    /**
+     * Set by the first worker that finds the queue full, cleared by the publisher once it has room again. Each change
+     * and its log line happen under the flag's lock, so the log tells the changes in the order they happened.
+     */
     private final AtomicBoolean queueFull = new AtomicBoolean();
     /** Set when closing timed out: what is still queued is dropped rather than sent. */
     private volatile boolean abandoned;
@@ -164,9 +167,13 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
         if (queued.incrementAndGet() > capacity) {
             queued.decrementAndGet();
             dropped.increment();
-            // A plain read first: while the queue stays full, workers do not contend on the flag.
-            if (!queueFull.get() && queueFull.compareAndSet(false, true)) {
-                LOG.warn("events: queue full ({} events), dropping events (events destination {} not taking them?)", capacity, topic);
+            // A plain read first: while the queue stays full, workers do not contend on the flag or the lock.
+            if (!queueFull.get()) {
+                synchronized (queueFull) {
+                    if (queueFull.compareAndSet(false, true)) {
+                        LOG.warn("events: queue full ({} events), dropping events (events destination {} not taking them?)", capacity, topic);
+                    }
+                }
             }
             return;
         }
@@ -178,8 +185,12 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
      * full, so a destination about as fast as the workers does not make the state (and the log) flap.
      */
     private void noteQueueRoom() {
-        if (queueFull.get() && queued.get() <= capacity / 2 && queueFull.compareAndSet(true, false)) {
-            LOG.info("events: taking events again; {} dropped so far", droppedTotal());
+        if (queueFull.get() && queued.get() <= capacity / 2) {
+            synchronized (queueFull) {
+                if (queueFull.compareAndSet(true, false)) {
+                    LOG.info("events: taking events again; {} dropped so far", droppedTotal());
+                }
+            }
         }
     }
 
