@@ -164,10 +164,8 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      * @param workflowUs       workflow time per message, on minus off
      * @param besideProduceUs  what the adapter adds to the produce, on minus off: the events' own cost without the produce's variance
      * @param shareOfWorkflow  {@code workflowUs} over the workflow time with events on
-     * @param throughputOnOverOff median throughput with events on over with them off
      */
-    public record EventsCost(String workflow, String delivery, double workflowUs, double besideProduceUs, double shareOfWorkflow,
-                             double throughputOnOverOff) {
+    public record EventsCost(String workflow, String delivery, double workflowUs, double besideProduceUs, double shareOfWorkflow) {
     }
 
     /**

@@ -77,13 +77,7 @@ class NetworkFaultTest {
     @Test
     void remoteBrokerCutOffSilentlyMidRunLosesAndDuplicatesNothing() throws Exception {
         try (FaultHarness harness = new FaultHarness(dir).startAll()) {
-            harness.management();   // up before the run starts, so that the cut can be timed by progress
-            CompletableFuture<SendReport> sending = harness.sendInBackground("remote-cut", MESSAGES, new AtomicLong());
-            poll(Duration.ofMinutes(1)).ignoreExceptions().until(() -> harness.delivered() >= MESSAGES / 5);
-            Outage outage = cutOff(harness, "remote", harness.remotePort());
-            System.out.println(outage);
-            assertThat(sending.get().sent()).isEqualTo(MESSAGES);
-            assertEveryMessageOnceAndNothingLeft(harness, "remote-cut");
+            cutMidRun(harness, "remote", harness.remotePort());
         }
     }
 
@@ -93,14 +87,20 @@ class NetworkFaultTest {
              DelayingProxy passThrough = new DelayingProxy(harness.localPort(), Duration.ZERO)) {
             // Only the adapter's way to the local broker goes silent: the sender keeps reaching the broker, so the cut hits a moving run.
             harness.adapterReachesLocalAt(passThrough.port()).startAdapter();
-            harness.management();   // up before the run starts, so that the cut can be timed by progress
-            CompletableFuture<SendReport> sending = harness.sendInBackground("local-cut", MESSAGES, new AtomicLong());
-            poll(Duration.ofMinutes(1)).ignoreExceptions().until(() -> harness.delivered() >= MESSAGES / 5);
-            Outage outage = cutOff(harness, "local", passThrough.port());
-            System.out.println(outage);
-            assertThat(sending.get().sent()).isEqualTo(MESSAGES);
-            assertEveryMessageOnceAndNothingLeft(harness, "local-cut");
+            cutMidRun(harness, "local", passThrough.port());
         }
+    }
+
+    /** A run of {@link #MESSAGES}, cut off at {@code port} once a fifth is delivered: every message arrives once. */
+    private void cutMidRun(FaultHarness harness, String side, int port) throws Exception {
+        String runId = side + "-cut";
+        harness.management();   // up before the run starts, so that the cut can be timed by progress
+        CompletableFuture<SendReport> sending = harness.sendInBackground(runId, MESSAGES, new AtomicLong());
+        poll(Duration.ofMinutes(1)).ignoreExceptions().until(() -> harness.delivered() >= MESSAGES / 5);
+        Outage outage = cutOff(harness, side, port);
+        System.out.println(outage);
+        assertThat(sending.get().sent()).isEqualTo(MESSAGES);
+        assertEveryMessageOnceAndNothingLeft(harness, runId);
     }
 
     @Test
