@@ -20,11 +20,12 @@ final class LoadgenReport {
     static String send(SendSettings settings, SendReport report) {
         return String.format(Locale.ROOT, """
                 ferry loadgen send: run %s, queue %s at %s
-                  sent        %d by %s, %s, %s
+                  sent        %d by %s, %s, %s%s
                   elapsed     %.3f s
                   throughput  %.1f msg/s%s
                 """, report.runId(), settings.queue(), settings.broker().location(), report.sent(), producers(report.sentPerProducer().values()),
                 settings.persistent() ? "persistent" : "non-persistent", settings.kind().name().toLowerCase(Locale.ROOT),
+                settings.transactionSize() > 1 ? ", " + settings.transactionSize() + " per transaction" : "",
                 report.elapsed().toNanos() / 1e9, report.ratePerSecond(),
                 settings.ratePerSecond() > 0 ? String.format(Locale.ROOT, " (target %.1f)", settings.ratePerSecond()) : "");
     }

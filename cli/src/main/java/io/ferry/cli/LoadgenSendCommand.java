@@ -73,6 +73,10 @@ final class LoadgenSendCommand implements Callable<Integer> {
     @Option(names = "--rate", defaultValue = "0", description = "target msg/s for all threads together; 0 is as fast as they go")
     double rate;
 
+    @Option(names = "--transaction-size", defaultValue = "1",
+            description = "messages per transaction, per thread; 1 sends each on its own (default ${DEFAULT-VALUE})")
+    int transactionSize;
+
     @Option(names = "--run-id", showDefaultValue = Visibility.NEVER, description = "tags the run's messages (default: a random id)")
     String runId;
 
@@ -110,7 +114,7 @@ final class LoadgenSendCommand implements Callable<Integer> {
             throw new IllegalArgumentException("choose one of --persistent and --non-persistent");
         }
         return new SendSettings(broker.settings(url), queue, threads, messages, content(), type, !nonPersistent,
-                ttl.toMillis(), priority, pause, rate, runId);
+                ttl.toMillis(), priority, pause, rate, runId, transactionSize);
     }
 
     private Content content() {

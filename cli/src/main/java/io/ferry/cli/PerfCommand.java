@@ -109,6 +109,11 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--sender-threads", defaultValue = "4", description = "load generator sender threads (default ${DEFAULT-VALUE})")
     int senderThreads;
 
+    @Option(names = "--sender-transaction", defaultValue = "1", description = "messages each sender thread commits in one "
+            + "transaction; 1 sends each on its own, a persistent send then waiting for the broker's disk. More lets the sender "
+            + "outrun the bridge, so a backlog builds and the bridge, not the sender, sets the pace (default ${DEFAULT-VALUE})")
+    int senderTransaction;
+
     @Option(names = "--config-dir", defaultValue = "config", description = "where local-broker.xml and remote-broker.xml are, and "
             + "activemq-broker.properties for an activemq side (default ${DEFAULT-VALUE})")
     Path configDir;
@@ -153,6 +158,7 @@ public final class PerfCommand implements Callable<Integer> {
         require(fixedRate >= 0, "--latency-rate must not be negative");
         require(latencyMessages > 0, "--latency-messages must be positive");
         require(senderThreads > 0, "--sender-threads must be positive");
+        require(senderTransaction > 0, "--sender-transaction must be positive");
         List<Boolean> deliveryModes = delivery();
         BrokerKind localBroker = BrokerKind.of("--local", local);
         BrokerKind remoteBroker = BrokerKind.of("--remote", remote);
@@ -184,7 +190,7 @@ public final class PerfCommand implements Callable<Integer> {
                     configDir.resolve(broker) + " not found (run from the project's root, or give --config-dir)");
         }
         return new PerfSettings(messages, size, warmupMessages, warmupMostMessages, runs, parsed, poolSize, batchSize, batchLinger, localTransactions, deliveryModes, rate, fixedRate,
-                latencyMessages, senderThreads, configDir, out, localBroker, remoteBroker);
+                latencyMessages, senderThreads, senderTransaction, configDir, out, localBroker, remoteBroker);
     }
 
     private List<Boolean> delivery() {

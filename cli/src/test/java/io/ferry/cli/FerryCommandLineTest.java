@@ -115,6 +115,7 @@ class FerryCommandLineTest {
             --sweep=pool-size=1,x        | ferry perf: --sweep: 'x' is not a pool size
             --sweep=threads=4            | ferry perf: --sweep takes pool-size=1,2,4,8
             --rate=-5                    | ferry perf: --rate must not be negative
+            --sender-transaction=0       | ferry perf: --sender-transaction must be positive
             """)
     void badPerfOptionsAreOneLineAndExitCodeTwo(String option, String message) {
         CommandRun result = run(("perf " + option).split(" "));

@@ -46,6 +46,13 @@ class LoadgenCommandLineTest {
     }
 
     @Test
+    void aTransactionSizeOfZeroIsOneLineAndExitCodeTwo() {
+        CommandRun result = run("loadgen", "send", "--url", broker.url(), "--transaction-size", "0");
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo("ferry loadgen: --transaction-size must be at least 1, got 0" + NL);
+    }
+
+    @Test
     void optionsPicocliCannotReadAreOneLineAndExitCodeTwo() {
         assertThat(run("loadgen", "send", "--pause", "10")).satisfies(result -> {
             assertThat(result.exitCode()).isEqualTo(2);

@@ -119,14 +119,15 @@ class PerfRunTest {
     /**
      * Across vendors: an ActiveMQ Classic local broker (OpenWire) and an Artemis remote one, with Ferry and the peers
      * that can bridge them; each process reaches each broker through the provider its kind names. Ferry acknowledges
-     * the local broker by hand (--no-local-transactions), as docs/benchmarks.md measures it.
+     * the local broker by hand (--no-local-transactions), as docs/benchmarks.md measures it; the sender commits ten
+     * messages per transaction (--sender-transaction 10), so a backlog builds.
      */
     @Test
     void aRunFromActiveMqClassicToArtemisDeliversEveryCaseAndLeavesNoProcessBehind() throws Exception {
         int messages = 300;
         List<PerfCase> cases = Stream.of("no-bridge", "standard-events-off", "jms-bridge-batch-100", "camel")
                 .map(name -> PerfCase.parse(name, 4)).toList();
-        PerfSettings settings = new PerfSettings(messages, 1024, WARMUP, WARMUP, 1, cases, 4, 100, null, false, List.of(true), 0, 0, FIXED_RATE_MESSAGES, 2,
+        PerfSettings settings = new PerfSettings(messages, 1024, WARMUP, WARMUP, 1, cases, 4, 100, null, false, List.of(true), 0, 0, FIXED_RATE_MESSAGES, 2, 10,
                 ProjectDirectory.root().resolve("config"), dir, BrokerKind.ACTIVEMQ, BrokerKind.ARTEMIS);
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         PerfRun run = new PerfRun(settings, new FerryProcesses(FerryMain.class.getName()), new PrintStream(printed, true, StandardCharsets.UTF_8));

@@ -15,7 +15,7 @@ public final class LoadReportJson {
     /** The JSON form of a send run. */
     public record SendJson(String runId, String url, String queue, int threads, long messages, String content,
                            PayloadKind kind, boolean persistent, long timeToLiveMillis, int priority, double pauseMillis,
-                           double targetRatePerSecond, long sent, double elapsedMillis, double ratePerSecond,
+                           double targetRatePerSecond, int transactionSize, long sent, double elapsedMillis, double ratePerSecond,
                            Map<String, Integer> sentPerProducer) {
     }
 
@@ -28,7 +28,7 @@ public final class LoadReportJson {
     public String send(SendSettings settings, SendReport report) {
         return write(new SendJson(report.runId(), settings.broker().maskedUrl(), settings.queue(), settings.threads(), settings.messages(),
                 settings.content().toString(), settings.kind(), settings.persistent(), settings.timeToLiveMillis(),
-                settings.priority(), millis(settings.pause().toNanos()), settings.ratePerSecond(), report.sent(),
+                settings.priority(), millis(settings.pause().toNanos()), settings.ratePerSecond(), settings.transactionSize(), report.sent(),
                 millis(report.elapsed().toNanos()), report.ratePerSecond(), report.sentPerProducer()));
     }
 

@@ -15,7 +15,8 @@ import jakarta.jms.Session;
 /**
  * One producer of a send run: its own connection, session and JMS producer, made once before the
  * run, sending its share of the messages on its own thread. Its message {@code seq} is the run's
- * message {@code seq * producers + index}, so the producers interleave on one schedule.
+ * message {@code seq * producers + index}, so the producers interleave on one schedule. With a
+ * transaction size above 1 its session is transacted, and a message counts as sent once committed.
  */
 final class ProducerWorker implements Callable<Integer>, AutoCloseable {
 
@@ -27,6 +28,7 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
     private final int index;
     private final int producers;
     private final int count;
+    private final int transactionSize;
     private final List<Payload> payloads;
     private final long pauseNanos;
     private SendSchedule schedule;
@@ -44,6 +46,7 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
         this.index = index;
         this.producers = settings.producers();
         this.count = settings.messagesOf(index);
+        this.transactionSize = settings.transactionSize();
         this.payloads = payloads;
         this.pauseNanos = settings.pause().toNanos();
     }
@@ -52,7 +55,8 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
     static ProducerWorker open(SendSettings settings, int index, List<Payload> payloads) throws LoadException {
         BrokerConnection connection = BrokerConnection.open(settings.broker());
         try {
-            Session session = connection.connection().createSession(false, Session.AUTO_ACKNOWLEDGE);
+            boolean transacted = settings.transactionSize() > 1;
+            Session session = connection.connection().createSession(transacted, transacted ? Session.SESSION_TRANSACTED : Session.AUTO_ACKNOWLEDGE);
             MessageProducer producer = session.createProducer(session.createQueue(settings.queue()));
             producer.setDeliveryMode(settings.persistent() ? DeliveryMode.PERSISTENT : DeliveryMode.NON_PERSISTENT);
             producer.setTimeToLive(settings.timeToLiveMillis());
@@ -84,11 +88,18 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
     @Override
     public Integer call() throws LoadException, InterruptedException {
         try {
+            int uncommitted = 0;
             for (int seq = 0; seq < count && !abort.get(); seq++) {
                 long intendedAtMicros = schedule.awaitSlot((long) seq * producers + index);
                 send(seq, intendedAtMicros);
-                sent = seq + 1;
-                sentCounter.increment();
+                if (++uncommitted == transactionSize || seq + 1 == count) {
+                    if (transactionSize > 1) {
+                        session.commit(); // an aborted run's open transaction is rolled back when the connection closes
+                    }
+                    sent = seq + 1;
+                    sentCounter.add(uncommitted);
+                    uncommitted = 0;
+                }
                 if (pauseNanos > 0) {
                     TimeUnit.NANOSECONDS.sleep(pauseNanos);
                 }

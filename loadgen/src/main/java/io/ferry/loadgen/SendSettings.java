@@ -22,12 +22,21 @@ import io.ferry.core.provider.ConnectionSettings;
  * @param pause            a pause after each send, per producer; {@link Duration#ZERO} for none
  * @param ratePerSecond    a target rate for all producers together, 0 for as fast as they go
  * @param runId            tags every message of the run; null for a fresh random one
+ * @param transactionSize  messages per transaction of each producer; 1 sends each on its own (a persistent send then
+ *                         waits for the broker's disk), more commit every that many (and the rest at the end)
  */
 public record SendSettings(ConnectionSettings broker, String queue, int threads, long messages,
                            Content content, PayloadKind kind, boolean persistent, long timeToLiveMillis, int priority,
-                           Duration pause, double ratePerSecond, String runId) {
+                           Duration pause, double ratePerSecond, String runId, int transactionSize) {
 
     public static final int DEFAULT_PRIORITY = 4;
+
+    /** Each message sent on its own, no transactions. */
+    public SendSettings(ConnectionSettings broker, String queue, int threads, long messages,
+                        Content content, PayloadKind kind, boolean persistent, long timeToLiveMillis, int priority,
+                        Duration pause, double ratePerSecond, String runId) {
+        this(broker, queue, threads, messages, content, kind, persistent, timeToLiveMillis, priority, pause, ratePerSecond, runId, 1);
+    }
 
     public SendSettings {
         Objects.requireNonNull(broker, "broker");
@@ -57,6 +66,9 @@ public record SendSettings(ConnectionSettings broker, String queue, int threads,
         if (!(ratePerSecond >= 0) || Double.isInfinite(ratePerSecond)) {
             throw new IllegalArgumentException("--rate must be 0 (unlimited) or a positive number, got " + ratePerSecond);
         }
+        if (transactionSize < 1) {
+            throw new IllegalArgumentException("--transaction-size must be at least 1, got " + transactionSize);
+        }
         runId = runId == null || runId.isBlank() ? newRunId() : runId;
     }
 
@@ -71,27 +83,32 @@ public record SendSettings(ConnectionSettings broker, String queue, int threads,
 
     public SendSettings withCredentials(String newUser, String newPassword) {
         return new SendSettings(broker.withCredentials(newUser, newPassword), queue, threads, messages, content, kind, persistent,
-                timeToLiveMillis, priority, pause, ratePerSecond, runId);
+                timeToLiveMillis, priority, pause, ratePerSecond, runId, transactionSize);
     }
 
     public SendSettings withContent(Content newContent, PayloadKind newKind) {
         return new SendSettings(broker, queue, threads, messages, newContent, newKind, persistent,
-                timeToLiveMillis, priority, pause, ratePerSecond, runId);
+                timeToLiveMillis, priority, pause, ratePerSecond, runId, transactionSize);
     }
 
     public SendSettings withPersistent(boolean newPersistent) {
         return new SendSettings(broker, queue, threads, messages, content, kind, newPersistent,
-                timeToLiveMillis, priority, pause, ratePerSecond, runId);
+                timeToLiveMillis, priority, pause, ratePerSecond, runId, transactionSize);
     }
 
     public SendSettings withRate(double newRatePerSecond) {
         return new SendSettings(broker, queue, threads, messages, content, kind, persistent,
-                timeToLiveMillis, priority, pause, newRatePerSecond, runId);
+                timeToLiveMillis, priority, pause, newRatePerSecond, runId, transactionSize);
+    }
+
+    public SendSettings withTransactionSize(int newTransactionSize) {
+        return new SendSettings(broker, queue, threads, messages, content, kind, persistent,
+                timeToLiveMillis, priority, pause, ratePerSecond, runId, newTransactionSize);
     }
 
     public SendSettings withRunId(String newRunId) {
         return new SendSettings(broker, queue, threads, messages, content, kind, persistent,
-                timeToLiveMillis, priority, pause, ratePerSecond, newRunId);
+                timeToLiveMillis, priority, pause, ratePerSecond, newRunId, transactionSize);
     }
 
     /** Producers that actually send: never more than there are messages. */

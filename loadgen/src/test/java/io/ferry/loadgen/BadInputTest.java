@@ -40,6 +40,7 @@ class BadInputTest {
         SendSettings valid = SendSettings.of(ConnectionSettings.anonymous("broker", URL), "in", 1, 10, 100);
         assertThatThrownBy(() -> new SendSettings(ConnectionSettings.anonymous("broker", URL), "in", 1, 10, valid.content(), PayloadKind.BYTES, true, 0,
                 10, Duration.ZERO, 0, null)).hasMessage("--priority must be between 0 and 9, got 10");
+        assertThatThrownBy(() -> valid.withTransactionSize(0)).hasMessage("--transaction-size must be at least 1, got 0");
         assertThatThrownBy(() -> valid.withRate(-1)).hasMessage("--rate must be 0 (unlimited) or a positive number, got -1.0");
         assertThatThrownBy(() -> valid.withRate(Double.NaN)).hasMessage("--rate must be 0 (unlimited) or a positive number, got NaN");
         assertThatThrownBy(() -> SendSettings.of(ConnectionSettings.anonymous("broker", URL), " ", 1, 10, 100)).hasMessage("--queue must not be empty");

@@ -69,6 +69,27 @@ class LoadRoundTripTest {
         assertThat(broker.messageCount("round-trip")).isZero();
     }
 
+    /**
+     * Ten per transaction, 53 and 52 per producer: each commits five full transactions and then the rest, and every
+     * message arrives once.
+     */
+    @Test
+    void producersCommittingInTransactionsSendEveryMessageOnceTheRemainderIncluded() throws Exception {
+        List<Update> sendUpdates = new CopyOnWriteArrayList<>();
+        SendReport sent = new LoadSender().run(SendSettings.of(ConnectionSettings.anonymous("broker", broker.url()), "transacted", 2, 105, 512)
+                .withTransactionSize(10), (phase, done, total, rate) -> sendUpdates.add(new Update(phase, done, total, rate)));
+
+        assertThat(sent.sentPerProducer()).containsExactly(Map.entry(sent.runId() + "-p0", 53), Map.entry(sent.runId() + "-p1", 52));
+        assertThat(sent.sent()).isEqualTo(105);
+        assertThat(sendUpdates).last().satisfies(last -> assertThat(last.done()).isEqualTo(105));
+        assertThat(broker.messageCount("transacted")).isEqualTo(105);
+
+        SinkReport received = new LoadSink().run(sinkSettings("transacted", 105, sent.runId()), sent.sentPerProducer(), ProgressListener.none());
+
+        assertThat(received.delivery()).isEqualTo(new DeliveryReport(105, 105, 105, 0, 0, 0, 0));
+        assertThat(broker.messageCount("transacted")).isZero();
+    }
+
     @Test
     void aLatencyListenerHearsEachMessageOnceWithTheLatencyTheHistogramTook() throws Exception {
         SendReport sent = new LoadSender().run(SendSettings.of(ConnectionSettings.anonymous("broker", broker.url()), "listened", 2, 200, 256)

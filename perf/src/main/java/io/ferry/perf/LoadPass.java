@@ -49,12 +49,15 @@ final class LoadPass {
         this.out = out;
     }
 
-    /** Sends {@code count} messages at {@code rate} (0: as fast as they go) through one broker's provider and receives them through another's. */
+    /**
+     * Sends {@code count} messages at {@code rate} (0: as fast as they go) through one broker's provider and receives them through another's.
+     * A paced pass sends each message on its own: its latency is the bridge's, not a wait for the sender's commit.
+     */
     Pass run(ConnectionSettings sendBroker, String sendQueue, ConnectionSettings receiveBroker, String receiveQueue, int count, boolean persistent,
              double rate, String phase) throws Exception {
         String runId = phase.replaceAll("[^a-z0-9]", "").substring(0, 4) + "-" + UUID.randomUUID().toString().substring(0, 8);
         SendSettings send = new SendSettings(sendBroker, sendQueue, settings.senderThreads(), count,
-                Content.randomBytes(settings.size()), PayloadKind.BYTES, persistent, 0, SendSettings.DEFAULT_PRIORITY, Duration.ZERO, rate, runId);
+                Content.randomBytes(settings.size()), PayloadKind.BYTES, persistent, 0, SendSettings.DEFAULT_PRIORITY, Duration.ZERO, rate, runId, rate > 0 ? 1 : settings.senderTransaction());
         SinkSettings receive = new SinkSettings(receiveBroker, receiveQueue, count, IDLE_TIMEOUT, runId);
         ExecutorService sinkThread = Executors.newSingleThreadExecutor();
         ConsoleProgress progress = new ConsoleProgress(out, out == System.out && System.console() != null);

@@ -15,12 +15,13 @@ import java.util.List;
  * @param delivery        persistent (true), non-persistent (false), or both in that order: every case runs in each
  * @param latencyRate     msg/s of the fixed-rate latency pass each case gets after its warm-up; 0 for none
  * @param latencyMessages messages in that pass
+ * @param senderTransaction messages per transaction of each load generator thread; 1 sends each on its own
  * @param localBroker     the kind of the local broker, where the load generator sends
  * @param remoteBroker    the kind of the remote broker, where it receives
  */
 public record PerfSettings(int messages, int size, int warmup, int warmupMax, int runs, List<PerfCase> cases, int poolSize, int batchSize,
                     Duration batchLinger, boolean localTransactions,
-                    List<Boolean> delivery, double rate, double latencyRate, int latencyMessages, int senderThreads,
+                    List<Boolean> delivery, double rate, double latencyRate, int latencyMessages, int senderThreads, int senderTransaction,
                     Path configDir, Path outputRoot, BrokerKind localBroker, BrokerKind remoteBroker) {
 
     /** Artemis on both sides, the default. */
@@ -28,7 +29,7 @@ public record PerfSettings(int messages, int size, int warmup, int warmupMax, in
                         Duration batchLinger, List<Boolean> delivery, double rate, double latencyRate, int latencyMessages, int senderThreads,
                         Path configDir, Path outputRoot) {
         this(messages, size, warmup, warmupMax, runs, cases, poolSize, batchSize, batchLinger, true, delivery, rate, latencyRate, latencyMessages,
-                senderThreads, configDir, outputRoot, BrokerKind.ARTEMIS, BrokerKind.ARTEMIS);
+                senderThreads, 1, configDir, outputRoot, BrokerKind.ARTEMIS, BrokerKind.ARTEMIS);
     }
 
     static String deliveryName(boolean persistent) {
