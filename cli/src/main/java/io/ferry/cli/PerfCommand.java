@@ -103,7 +103,12 @@ public final class PerfCommand implements Callable<Integer> {
             description = "also run the load generator straight through the local broker, the no-bridge limit (default on)")
     boolean baseline;
 
-    @Option(names = "--sweep", description = "pool-size=1,2,4,8: run the pooling cases once per pool size (a concurrency table)")
+    @Option(names = "--service-delay", converter = DurationConverter.class, description = "a delay service in every Ferry case, "
+            + "taking this long per message, e.g. 2ms: work for a pool to share (a pooling workflow without services runs no pool)")
+    Duration serviceDelay;
+
+    @Option(names = "--sweep", description = "pool-size=1,2,4,8: run the pooling cases once per pool size (a concurrency table); "
+            + "needs --service-delay")
     String sweep;
 
     @Option(names = "--sender-threads", defaultValue = "4", description = "load generator sender threads (default ${DEFAULT-VALUE})")
@@ -153,6 +158,7 @@ public final class PerfCommand implements Callable<Integer> {
         require(poolSize > 0, "--pool-size must be positive");
         require(batchSize > 0, "--batch-size must be positive");
         require(batchLinger == null || !batchLinger.isNegative(), "--batch-linger must not be negative");
+        require(serviceDelay == null || !(serviceDelay.isNegative() || serviceDelay.isZero()), "--service-delay must be positive");
         require(rate >= 0, "--rate must not be negative");
         double fixedRate = latencyRate != null ? latencyRate : peers ? 100 : 0;
         require(fixedRate >= 0, "--latency-rate must not be negative");
@@ -185,12 +191,13 @@ public final class PerfCommand implements Callable<Integer> {
             }
         }
         require(sweep == null || parsed.stream().anyMatch(c -> c instanceof FerryCase), "--sweep needs a pooling case in --cases");
+        require(sweep == null || serviceDelay != null, "--sweep needs --service-delay: a pooling workflow without services runs no pool");
         for (String broker : List.of(localBroker.configFile("local"), remoteBroker.configFile("remote"))) {
             require(java.nio.file.Files.isRegularFile(configDir.resolve(broker)),
                     configDir.resolve(broker) + " not found (run from the project's root, or give --config-dir)");
         }
         return new PerfSettings(messages, size, warmupMessages, warmupMostMessages, runs, parsed, poolSize, batchSize, batchLinger, localTransactions, deliveryModes, rate, fixedRate,
-                latencyMessages, senderThreads, senderTransaction, configDir, out, localBroker, remoteBroker);
+                latencyMessages, senderThreads, senderTransaction, serviceDelay, configDir, out, localBroker, remoteBroker);
     }
 
     private List<Boolean> delivery() {

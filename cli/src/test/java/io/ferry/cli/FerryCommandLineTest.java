@@ -114,6 +114,8 @@ class FerryCommandLineTest {
             --latency-messages=0         | ferry perf: --latency-messages must be positive
             --sweep=pool-size=1,x        | ferry perf: --sweep: 'x' is not a pool size
             --sweep=threads=4            | ferry perf: --sweep takes pool-size=1,2,4,8
+            --sweep=pool-size=1,8        | ferry perf: --sweep needs --service-delay: a pooling workflow without services runs no pool
+            --service-delay=0ms          | ferry perf: --service-delay must be positive
             --rate=-5                    | ferry perf: --rate must not be negative
             --sender-transaction=0       | ferry perf: --sender-transaction must be positive
             """)

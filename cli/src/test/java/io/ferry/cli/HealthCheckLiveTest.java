@@ -131,7 +131,9 @@ class HealthCheckLiveTest {
             // Two workers, 5 ms of work per message: at most about 400 msg/s, so a backlog keeps both busy.
             AdapterConfig.Channel busy = channel("busy", "pooling", 2).workflow("send-events", false)
                     .service("work", "delay", Map.of("delay", "5ms"));
-            AdapterConfig.Channel idleChannel = channel("idle", "pooling", 10).workflow("send-events", false);
+            // A pool runs only for a workflow with services: the idle one has one too, and nothing to do.
+            AdapterConfig.Channel idleChannel = channel("idle", "pooling", 10).workflow("send-events", false)
+                    .service("work", "delay", Map.of("delay", "5ms"));
             try (AdapterProcess adapter = adapter("pools", local, remote, busy, idleChannel)) {
                 send(local, "busy-in", 4000, 0).join();
                 await().atMost(Duration.ofSeconds(60)).until(() -> remote.messageCount("busy-out") >= 100);

@@ -127,7 +127,7 @@ class PerfRunTest {
         int messages = 300;
         List<PerfCase> cases = Stream.of("no-bridge", "standard-events-off", "jms-bridge-batch-100", "camel")
                 .map(name -> PerfCase.parse(name, 4)).toList();
-        PerfSettings settings = new PerfSettings(messages, 1024, WARMUP, WARMUP, 1, cases, 4, 100, null, false, List.of(true), 0, 0, FIXED_RATE_MESSAGES, 2, 10,
+        PerfSettings settings = new PerfSettings(messages, 1024, WARMUP, WARMUP, 1, cases, 4, 100, null, false, List.of(true), 0, 0, FIXED_RATE_MESSAGES, 2, 10, null,
                 ProjectDirectory.root().resolve("config"), dir, BrokerKind.ACTIVEMQ, BrokerKind.ARTEMIS);
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         PerfRun run = new PerfRun(settings, new FerryProcesses(FerryMain.class.getName()), new PrintStream(printed, true, StandardCharsets.UTF_8));

@@ -141,7 +141,8 @@ final class Findings {
                         + "ferry.workflow.workers %d; %s msg/s", channel.id(), channel.busyMean(), channel.busyMax(), polls,
                         report.sampleSeconds(), channel.workers(), channel.throughput() == null ? "?" : format("%.1f", channel.throughput())),
                 channel.workers() == 1
-                        ? "use type: pooling with a pool-size above 1 (if the host has CPU to spare and the remote broker keeps up)"
+                        ? "use type: pooling with a pool-size above 1 if the workflow has services that take time (and the host has CPU "
+                        + "to spare and the remote broker keeps up); without services a pool runs nothing in parallel"
                         : format("raise pool-size (now %d) if the host has CPU to spare and the remote broker keeps up", channel.workers())));
     }
 

@@ -16,6 +16,7 @@ import io.ferry.process.ChildProcess;
 import io.ferry.process.FerryProcesses;
 import io.ferry.process.ReadySignal;
 import io.ferry.runtime.config.AdapterConfig;
+import io.ferry.workflow.service.DelayServiceFactory;
 
 /**
  * The cases' own bridge processes, Ferry's adapter ({@code ferry run}) or a peer ({@code ferry peer}):
@@ -102,6 +103,9 @@ final class BridgeProcesses {
                 .workflow("send-events", perfCase.sendEvents());
         if (settings.batchLinger() != null) {
             channel.workflow("batch-linger", settings.batchLinger().toNanos() + "ns");
+        }
+        if (settings.serviceDelay() != null) {
+            channel.service("work", DelayServiceFactory.TYPE, Map.of(DelayServiceFactory.DELAY, settings.serviceDelay().toNanos() + "ns"));
         }
         return "# Written by ferry perf for case " + perfCase.name() + ".\n" + AdapterConfig.empty()
                 .connection(AdapterConfig.LOCAL, connection(local, settings.localTransactions()))

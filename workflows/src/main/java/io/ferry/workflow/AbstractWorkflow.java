@@ -38,8 +38,9 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
     private final WorkflowSettings settings;
     private final List<ProfiledService> services;
     private final LifecycleEventSink events;
-    /** Null with one handler thread. */
+    /** Null with one handler thread, or with no services. */
     private final HandlerPool pool;
+    private final int configuredHandlers;
     private final Worker worker;
     private final DeliveryCounts counts = new DeliveryCounts();
     private Thread thread;
@@ -60,7 +61,10 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
         this.settings = settings;
         this.services = services.stream().map(ProfiledService::new).toList();
         this.events = events;
-        this.pool = handlers == 1 ? null : new HandlerPool("ferry-" + settings.id(), handlers);
+        // A pool runs services in parallel; without services a message is only its send, one at a time on the shared
+        // producer anyway, so the hand-off would cost and gain nothing.
+        this.pool = handlers == 1 || services.isEmpty() ? null : new HandlerPool("ferry-" + settings.id(), handlers);
+        this.configuredHandlers = handlers;
         this.worker = new Worker(settings.id(), endpoints, this::onMessage, settings, counts, pool);
     }
 
@@ -138,8 +142,10 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
         started = true;
         thread = new Thread(worker, "ferry-" + id() + "-0");
         thread.start();
-        LOG.info("workflow {} started ({}, one transaction at a time, {} service thread(s), {} service(s), events {})", id(), getClass().getSimpleName(),
-                workerCount(), services.size(), settings.sendEvents() ? "on" : "off");
+        LOG.info("workflow {} started ({}, one transaction at a time, {} service thread(s){}, {} service(s), events {})", id(),
+                getClass().getSimpleName(), workerCount(),
+                workerCount() < configuredHandlers ? " (pool-size " + configuredHandlers + " waits for services to run in parallel)" : "",
+                services.size(), settings.sendEvents() ? "on" : "off");
     }
 
     @Override

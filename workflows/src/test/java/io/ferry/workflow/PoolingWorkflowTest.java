@@ -110,4 +110,19 @@ class PoolingWorkflowTest {
         List<Message> received = bridge.drain(bridge.remote, OUT);
         assertThat(BridgeFixture.sequences(received)).isEqualTo(BridgeFixture.range(0, count));
     }
+    /** Without services a pool would only hand each send to another thread: the worker's thread handles them all. */
+    @Test
+    void withoutServicesNoPoolStartsAndEveryMessageArrivesOnce() throws Exception {
+        int count = 2_000;
+        bridge.sendNumbered(count);
+        PoolingWorkflow workflow = new PoolingWorkflow(WorkflowSettings.of("bare", "bare").withSendEvents(false), 8, List.of(),
+                bridge.endpoints(), null);
+        bridge.start(workflow);
+        await().atMost(Duration.ofSeconds(60)).until(() -> bridge.remote.messageCount(OUT) == count);
+
+        assertThat(workflow.workerCount()).isEqualTo(1);
+        assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName).filteredOn(name -> name.startsWith("ferry-bare-"))
+                .containsExactly("ferry-bare-0");
+        assertThat(BridgeFixture.sequences(bridge.drain(bridge.remote, OUT))).isEqualTo(BridgeFixture.range(0, count));
+    }
 }

@@ -14,7 +14,7 @@ import io.ferry.api.ServiceFactory;
 public final class DelayServiceFactory implements ServiceFactory {
 
     public static final String TYPE = "delay";
-    static final String DELAY = "delay";
+    public static final String DELAY = "delay";
 
     private static final Pattern AMOUNT_AND_UNIT = Pattern.compile("(\\d+)\\s*(ns|us|ms|s)");
 
