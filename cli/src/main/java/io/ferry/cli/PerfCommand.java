@@ -107,6 +107,10 @@ public final class PerfCommand implements Callable<Integer> {
             + "taking this long per message, e.g. 2ms: work for a pool to share (a pooling workflow without services runs no pool)")
     Duration serviceDelay;
 
+    @Option(names = "--profile", description = "record every process it starts with Java Flight Recorder and write each case's "
+            + "CPU flame graphs (local broker, remote broker, bridge), cut to the case's first measured pass, next to report.json")
+    boolean profile;
+
     @Option(names = "--sweep", description = "pool-size=1,2,4,8: run the pooling cases once per pool size (a concurrency table); "
             + "needs --service-delay")
     String sweep;
@@ -197,7 +201,7 @@ public final class PerfCommand implements Callable<Integer> {
                     configDir.resolve(broker) + " not found (run from the project's root, or give --config-dir)");
         }
         return new PerfSettings(messages, size, warmupMessages, warmupMostMessages, runs, parsed, poolSize, batchSize, batchLinger, localTransactions, deliveryModes, rate, fixedRate,
-                latencyMessages, senderThreads, senderTransaction, serviceDelay, configDir, out, localBroker, remoteBroker);
+                latencyMessages, senderThreads, senderTransaction, serviceDelay, profile, configDir, out, localBroker, remoteBroker);
     }
 
     private List<Boolean> delivery() {

@@ -120,14 +120,15 @@ class PerfRunTest {
      * Across vendors: an ActiveMQ Classic local broker (OpenWire) and an Artemis remote one, with Ferry and the peers
      * that can bridge them; each process reaches each broker through the provider its kind names. Ferry acknowledges
      * the local broker by hand (--no-local-transactions), as docs/benchmarks.md measures it; the sender commits ten
-     * messages per transaction (--sender-transaction 10), so a backlog builds.
+     * messages per transaction (--sender-transaction 10), so a backlog builds; every process records with the flight
+     * recorder (--profile).
      */
     @Test
     void aRunFromActiveMqClassicToArtemisDeliversEveryCaseAndLeavesNoProcessBehind() throws Exception {
         int messages = 300;
         List<PerfCase> cases = Stream.of("no-bridge", "standard-events-off", "jms-bridge-batch-100", "camel")
                 .map(name -> PerfCase.parse(name, 4)).toList();
-        PerfSettings settings = new PerfSettings(messages, 1024, WARMUP, WARMUP, 1, cases, 4, 100, null, false, List.of(true), 0, 0, FIXED_RATE_MESSAGES, 2, 10, null,
+        PerfSettings settings = new PerfSettings(messages, 1024, WARMUP, WARMUP, 1, cases, 4, 100, null, false, List.of(true), 0, 0, FIXED_RATE_MESSAGES, 2, 10, null, true,
                 ProjectDirectory.root().resolve("config"), dir, BrokerKind.ACTIVEMQ, BrokerKind.ARTEMIS);
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         PerfRun run = new PerfRun(settings, new FerryProcesses(FerryMain.class.getName()), new PrintStream(printed, true, StandardCharsets.UTF_8));
@@ -158,6 +159,17 @@ class PerfRunTest {
         assertThat(run.directory().resolve("remote-broker.xml")).exists();
         assertThat(Files.readString(run.directory().resolve("standard-events-off").resolve("ferry.yml")))
                 .contains("provider: openwire", "provider: artemis", "transactions: false"); // --no-local-transactions
+        // --profile: each case's flame graphs, one per process that ran it; no-bridge has no bridge of its own.
+        for (String perfCase : List.of("no-bridge", "standard-events-off", "jms-bridge-batch-100", "camel")) {
+            List<String> processes = perfCase.equals("no-bridge") ? List.of("local-broker", "remote-broker") : List.of("local-broker", "remote-broker", "bridge");
+            for (String process : processes) {
+                Path flame = run.directory().resolve(perfCase).resolve(process + "-flame.html");
+                assertThat(output).contains(flame.toString());
+                assertThat(Files.readString(flame)).contains(perfCase + ": " + process + ", CPU during the first measured pass");
+            }
+        }
+        assertThat(run.directory().resolve("no-bridge").resolve("bridge-flame.html")).doesNotExist();
+        assertThat(output).doesNotContain("no recording");
 
         await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
     }

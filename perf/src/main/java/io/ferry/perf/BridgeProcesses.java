@@ -74,7 +74,7 @@ final class BridgeProcesses {
             Path config = caseDir.resolve("ferry.yml");
             Files.writeString(config, adapterConfig(ferryCase));
             process = processes.start("adapter (" + perfCase.name() + ")", caseDir.resolve("adapter.log"),
-                    ferry.command(BRIDGE_JVM, "run", "--config", config.toString()));
+                    ferry.command(jvm(caseDir), "run", "--config", config.toString()));
             startup = process.awaitReady(ReadySignal.Part.CHANNELS, START_TIMEOUT).after();
             management = ManagementPort.of(process);
             // Forgets start-up. The adapter's first management request also initialises its web layer, a
@@ -86,12 +86,22 @@ final class BridgeProcesses {
             arguments.addAll(peer.arguments());
             arguments.addAll(List.of("--source-provider", local.kind().provider(), "--source-url", local.url(), "--source-queue", peer.inQueue(),
                     "--target-provider", remote.kind().provider(), "--target-url", remote.url(), "--target-queue", peer.outQueue()));
-            process = processes.start(peer.name(), caseDir.resolve("bridge.log"), ferry.command(BRIDGE_JVM, arguments.toArray(String[]::new)));
+            process = processes.start(peer.name(), caseDir.resolve("bridge.log"), ferry.command(jvm(caseDir), arguments.toArray(String[]::new)));
             startup = process.awaitReady(ReadySignal.Part.PEER, START_TIMEOUT).after();
         }
         bridge = new Bridge(process, startup, management);
         byCase.put(perfCase.name(), bridge);
         return bridge;
+    }
+
+    /** The bridge's JVM options: with --profile, recording from its start. */
+    private List<String> jvm(Path caseDir) {
+        if (!settings.profile()) {
+            return BRIDGE_JVM;
+        }
+        List<String> options = new ArrayList<>(BRIDGE_JVM);
+        options.addAll(Profiles.recordingTo(Profiles.bridgeRecording(caseDir)));
+        return options;
     }
 
     private String adapterConfig(FerryCase perfCase) {

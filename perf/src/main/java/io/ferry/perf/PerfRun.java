@@ -39,8 +39,8 @@ public final class PerfRun {
     private static final List<String> BROKER_JVM = List.of("-Xms256m", "-Xmx1g");
     private static final Duration BROKER_START_TIMEOUT = Duration.ofSeconds(60);
     private static final String BROKER_WARMUP_QUEUE = "perf.brokers-warm-up";
-    private static final String LOCAL = "local";
-    private static final String REMOTE = "remote";
+    static final String LOCAL = "local";
+    static final String REMOTE = "remote";
     /** A warm-up round in which the compilers took at most this share of the brokers' and bridge's CPU ends the warm-up. */
     public static final int QUIET_PERCENT = 5;
     /** Past --warmup, the warm-up goes on for no longer than this (a slow peer may never quieten its compiler). */
@@ -56,6 +56,8 @@ public final class PerfRun {
     private BridgeProcesses bridges;
     private PerfReport.Broker local;
     private PerfReport.Broker remote;
+    /** With --profile: each case's first measured pass, where its flame graphs are cut. */
+    private final List<Profiles.Window> profiled = new ArrayList<>();
 
     /** @param ferry how to start `ferry broker`, `ferry run` and `ferry peer` in processes of their own */
     public PerfRun(PerfSettings settings, FerryProcesses ferry, PrintStream out) {
@@ -73,6 +75,7 @@ public final class PerfRun {
 
     public PerfReport run() throws Exception {
         Files.createDirectories(dir);
+        PerfReport report;
         try (ProcessGroup group = new ProcessGroup("perf")) {
             processes = group;
             startBrokers();
@@ -84,13 +87,18 @@ public final class PerfRun {
                     }
                 }
             }
-            PerfReport report = PerfSummary.report(settings, local, remote, runs, BridgeProcesses.WORKFLOW_ID);
+            report = PerfSummary.report(settings, local, remote, runs, BridgeProcesses.WORKFLOW_ID);
             console.summary(report);
             PerfReportFiles.write(report, dir);
             console.out().println();
             console.out().println("report: " + dir.resolve("report.json") + " and " + dir.resolve("report.html"));
-            return report;
         }
+        if (settings.profile()) {
+            // The processes have exited, and so written their recordings.
+            console.out().println("CPU flame graphs of each case's first measured pass (the figures above were measured with the flight recorder on):");
+            Profiles.write(dir, profiled).forEach(line -> console.out().println("  " + line));
+        }
+        return report;
     }
 
     /**
@@ -139,7 +147,14 @@ public final class PerfRun {
             case ACTIVEMQ -> new String[] {"broker", "--kind", kind.configName(), "--name", side, "--port", Integer.toString(port),
                     "--amqp-port", Integer.toString(amqpPort), "--data", data.toString(), "--config", config.toString()};
         };
-        return processes.start(side + " broker", dir.resolve(side + "-broker.log"), ferry.command(BROKER_JVM, arguments));
+        List<String> jvm = BROKER_JVM;
+        if (settings.profile()) {
+            Path recording = Profiles.brokerRecording(dir, side);
+            Files.createDirectories(recording.getParent());
+            jvm = new ArrayList<>(BROKER_JVM);
+            jvm.addAll(Profiles.recordingTo(recording));
+        }
+        return processes.start(side + " broker", dir.resolve(side + "-broker.log"), ferry.command(jvm, arguments));
     }
 
     /**
@@ -180,7 +195,11 @@ public final class PerfRun {
             adapter.resetStatistics(); // its tables then show the measured messages alone
         }
         Map<String, ProcessCpu> before = cpu.read(bridge);
+        long measuredFrom = System.currentTimeMillis();
         Pass measured = pass(perfCase, settings.messages(), persistent, settings.rate(), "measured");
+        if (settings.profile() && profiled.stream().noneMatch(w -> w.perfCase().equals(perfCase.name()))) {
+            profiled.add(new Profiles.Window(perfCase.name(), measuredFrom, System.currentTimeMillis()));
+        }
         List<CpuUse> used = CpuMeter.used(before, cpu.read(bridge));
         console.pass("measured", measured);
         console.cpu("measured CPU", used, perfCase);

@@ -17,20 +17,21 @@ import java.util.List;
  * @param latencyMessages messages in that pass
  * @param senderTransaction messages per transaction of each load generator thread; 1 sends each on its own
  * @param serviceDelay    a {@code delay} service in every Ferry case's workflow, taking this long per message; null for none
+ * @param profile         record every process with Java Flight Recorder and write each case's CPU flame graphs ({@link Profiles})
  * @param localBroker     the kind of the local broker, where the load generator sends
  * @param remoteBroker    the kind of the remote broker, where it receives
  */
 public record PerfSettings(int messages, int size, int warmup, int warmupMax, int runs, List<PerfCase> cases, int poolSize, int batchSize,
                     Duration batchLinger, boolean localTransactions,
                     List<Boolean> delivery, double rate, double latencyRate, int latencyMessages, int senderThreads, int senderTransaction,
-                    Duration serviceDelay, Path configDir, Path outputRoot, BrokerKind localBroker, BrokerKind remoteBroker) {
+                    Duration serviceDelay, boolean profile, Path configDir, Path outputRoot, BrokerKind localBroker, BrokerKind remoteBroker) {
 
     /** Artemis on both sides, the default. */
     public PerfSettings(int messages, int size, int warmup, int warmupMax, int runs, List<PerfCase> cases, int poolSize, int batchSize,
                         Duration batchLinger, List<Boolean> delivery, double rate, double latencyRate, int latencyMessages, int senderThreads,
                         Path configDir, Path outputRoot) {
         this(messages, size, warmup, warmupMax, runs, cases, poolSize, batchSize, batchLinger, true, delivery, rate, latencyRate, latencyMessages,
-                senderThreads, 1, null, configDir, outputRoot, BrokerKind.ARTEMIS, BrokerKind.ARTEMIS);
+                senderThreads, 1, null, false, configDir, outputRoot, BrokerKind.ARTEMIS, BrokerKind.ARTEMIS);
     }
 
     static String deliveryName(boolean persistent) {
