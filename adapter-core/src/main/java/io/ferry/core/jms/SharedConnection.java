@@ -73,6 +73,12 @@ public final class SharedConnection implements AutoCloseable {
     private volatile long generation;
     private volatile State state = State.IDLE;
     private volatile long reconnects;
+    /**
+     * A loss a session found first. What a session gets is often only an echo of the connection's failure (Artemis:
+     * "Unblocking a blocking call", "Session is closed"), so the line waits for the connection's listener and its
+     * cause; without one, it is logged before the next attempt to connect.
+     */
+    private Exception unloggedLoss;
 
     /** A session, and the generation of the connection it belongs to. */
     public record OpenedSession(Session session, long generation) {
@@ -127,7 +133,7 @@ public final class SharedConnection implements AutoCloseable {
         try {
             return new OpenedSession(connection.createSession(acknowledgeMode), generation);
         } catch (JMSException | RuntimeException e) {
-            markFailed(connection, e);
+            markFailed(connection, e, false);
             throw JmsFailures.asJms(e);
         }
     }
@@ -139,11 +145,12 @@ public final class SharedConnection implements AutoCloseable {
      */
     public synchronized void reportFailure(long sessionGeneration, JMSException cause) {
         if (sessionGeneration == generation) {
-            markFailed(connection, cause);
+            markFailed(connection, cause, false);
         }
     }
 
     private void connect() throws JMSException {
+        logUnloggedLoss(); // the connection's listener never told its cause: the session's failure is all there is
         State before = state;
         closeQuietly();
         Connection fresh;
@@ -159,7 +166,7 @@ public final class SharedConnection implements AutoCloseable {
             throw e;
         }
         try {
-            fresh.setExceptionListener(e -> markFailed(fresh, e));
+            fresh.setExceptionListener(e -> markFailed(fresh, e, true));
             fresh.start();
         } catch (JMSException | RuntimeException e) {
             fresh.close();
@@ -184,12 +191,33 @@ public final class SharedConnection implements AutoCloseable {
         }
     }
 
-    private synchronized void markFailed(Connection which, Exception cause) {
-        if (which != null && which == connection && state == State.CONNECTED) {
-            state = State.DOWN;
-            String explained = provider.explainLoss(settings, cause);
-            LOG.warn("{} broker connection lost: {}", settings.name(), explained != null ? explained : cause.getMessage());
+    private synchronized void markFailed(Connection which, Exception cause, boolean fromListener) {
+        if (which == null || which != connection) {
+            return;
         }
+        if (state == State.CONNECTED) {
+            state = State.DOWN;
+            if (fromListener) {
+                logLoss(cause);
+            } else {
+                unloggedLoss = cause;
+            }
+        } else if (fromListener && unloggedLoss != null) {
+            unloggedLoss = null;
+            logLoss(cause);
+        }
+    }
+
+    private void logUnloggedLoss() {
+        if (unloggedLoss != null) {
+            logLoss(unloggedLoss);
+            unloggedLoss = null;
+        }
+    }
+
+    private void logLoss(Exception cause) {
+        String explained = provider.explainLoss(settings, cause);
+        LOG.warn("{} broker connection lost: {}", settings.name(), explained != null ? explained : cause.getMessage());
     }
 
     private void closeQuietly() {
@@ -208,6 +236,7 @@ public final class SharedConnection implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        logUnloggedLoss();
         closeQuietly();
         // Closed on purpose: opening it again later is a fresh start, not a recovery.
         state = State.IDLE;
