@@ -10,6 +10,8 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Session;
 
 import org.apache.activemq.artemis.core.client.ActiveMQClientMessageBundle;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,38 +33,45 @@ class ConnectionLossLogTest {
     @TempDir
     Path dir;
 
+    private CapturedLog log;
+    private TestBroker broker;
+    private SharedConnection connection;
+
+    /** A connection in use, whose session then finds the loss before the connection's listener says anything. */
+    @BeforeEach
+    void sessionFindsTheLossFirst() throws Exception {
+        log = CapturedLog.of(SharedConnection.class);
+        broker = TestBroker.started("remote", dir.resolve("broker"));
+        connection = new SharedConnection(ConnectionSettings.anonymous("remote", broker.url()));
+        SharedConnection.OpenedSession session = connection.createSession(Session.AUTO_ACKNOWLEDGE);
+        connection.reportFailure(session.generation(), echo());
+    }
+
+    @AfterEach
+    void close() {
+        connection.close();
+        broker.close();
+        log.close();
+    }
+
     @Test
-    void aSessionsFailureIsLoggedWithTheCauseTheConnectionReportsAfterIt() throws Exception {
-        try (CapturedLog log = CapturedLog.of(SharedConnection.class);
-             TestBroker broker = TestBroker.started("remote", dir.resolve("broker"));
-             SharedConnection connection = new SharedConnection(ConnectionSettings.anonymous("remote", broker.url()))) {
-            SharedConnection.OpenedSession session = connection.createSession(Session.AUTO_ACKNOWLEDGE);
+    void aSessionsFailureIsLoggedWithTheCauseTheConnectionReportsAfterIt() {
+        assertThat(connection.state()).isEqualTo(SharedConnection.State.DOWN);
+        assertThat(log.count(Level.WARN, LOST)).as("nothing logged before the cause is known").isZero();
 
-            connection.reportFailure(session.generation(), echo());
-            assertThat(connection.state()).isEqualTo(SharedConnection.State.DOWN);
-            assertThat(log.count(Level.WARN, LOST)).as("nothing logged before the cause is known").isZero();
-
-            broker.stop(); // the connection's listener hears of the shutdown
-            await().atMost(Duration.ofSeconds(30)).until(() -> log.count(Level.WARN, LOST) == 1);
-            assertThat(log.lines(Level.WARN)).filteredOn(line -> line.contains(LOST)).singleElement().asString()
-                    .contains("server shutdown").doesNotContain("AMQ219016");
-        }
+        broker.stop(); // the connection's listener hears of the shutdown
+        await().atMost(Duration.ofSeconds(30)).until(() -> log.count(Level.WARN, LOST) == 1);
+        assertThat(log.lines(Level.WARN)).filteredOn(line -> line.contains(LOST)).singleElement().asString()
+                .contains("server shutdown").doesNotContain("AMQ219016");
     }
 
     @Test
     void aSessionsFailureWithoutAnyCauseAfterItIsLoggedBeforeTheNextAttempt() throws Exception {
-        try (CapturedLog log = CapturedLog.of(SharedConnection.class);
-             TestBroker broker = TestBroker.started("remote", dir.resolve("broker"));
-             SharedConnection connection = new SharedConnection(ConnectionSettings.anonymous("remote", broker.url()))) {
-            SharedConnection.OpenedSession session = connection.createSession(Session.AUTO_ACKNOWLEDGE);
+        connection.createSession(Session.AUTO_ACKNOWLEDGE).session().close();
 
-            connection.reportFailure(session.generation(), echo());
-            connection.createSession(Session.AUTO_ACKNOWLEDGE).session().close();
-
-            assertThat(log.lines(Level.WARN)).filteredOn(line -> line.contains(LOST)).singleElement().asString().contains("AMQ219016");
-            assertThat(log.lines(Level.INFO)).anySatisfy(line -> assertThat(line).contains("remote broker reconnected"));
-            assertThat(connection.state()).isEqualTo(SharedConnection.State.CONNECTED);
-        }
+        assertThat(log.lines(Level.WARN)).filteredOn(line -> line.contains(LOST)).singleElement().asString().contains("AMQ219016");
+        assertThat(log.lines(Level.INFO)).anySatisfy(line -> assertThat(line).contains("remote broker reconnected"));
+        assertThat(connection.state()).isEqualTo(SharedConnection.State.CONNECTED);
     }
 
     /** What a worker's blocked commit gets when Artemis unblocks it without the failure's cause. */
