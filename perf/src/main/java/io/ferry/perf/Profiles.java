@@ -1,31 +1,44 @@
 package io.ferry.perf;
 
 import java.io.IOException;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordingFile;
+
 import one.convert.Arguments;
-import one.convert.JfrToFlame;
+import one.convert.FlameGraph;
 
 /**
  * {@code ferry perf --profile}: every process the run starts (both brokers, each case's bridge) records
  * with Java Flight Recorder from its start to its exit, and after the run each case gets a CPU flame
  * graph per process, cut to the case's first measured pass, so that warm-up and the other cases stay
- * out of it. The load generator runs inside {@code ferry perf} and is not recorded.
+ * out of it; the recorder's samples are read with the JDK's own API and drawn by async-profiler's
+ * flame graph. The load generator runs inside {@code ferry perf} and is not recorded.
  */
 final class Profiles {
 
     static final String DIRECTORY = "profiles";
+    private static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
 
     private Profiles() {
     }
 
     /** A JVM's options to record from its start and write {@code recording} when it exits. */
     static List<String> recordingTo(Path recording) {
-        return List.of("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + recording.toAbsolutePath());
+        // A sample every millisecond per running thread (the profile settings take one every 10 ms): a measured pass of a
+        // few seconds then gives thousands, at a cost the run's figures include.
+        return List.of("-XX:StartFlightRecording=settings=profile,method-profiling=max,dumponexit=true,filename=" + recording.toAbsolutePath());
     }
 
     /** Where the run's brokers write their recordings. */
@@ -63,15 +76,47 @@ final class Profiles {
                     }
                     continue;
                 }
+                Map<String, Long> stacks = stacks(recording, window);
+                long samples = stacks.values().stream().mapToLong(Long::longValue).sum();
                 Path flame = caseDirectory.resolve(process + "-flame.html");
                 Files.createDirectories(caseDirectory);
-                // Execution samples (the converter's default): its --cpu filters on thread states the JDK's recorder does not write.
-                JfrToFlame.convert(recording.toString(), flame.toString(), new Arguments(
-                        "--title", window.perfCase() + ": " + process + ", CPU during the first measured pass",
-                        "--from", Long.toString(window.fromMillis()), "--to", Long.toString(window.toMillis())));
-                lines.add(flame.toString());
+                FlameGraph graph = new FlameGraph(new Arguments("--title",
+                        window.perfCase() + ": " + process + ", CPU during the first measured pass (" + samples + " samples)"));
+                StringBuilder collapsed = new StringBuilder();
+                stacks.forEach((stack, count) -> collapsed.append(stack).append(' ').append(count).append('\n'));
+                graph.parseCollapsed(new StringReader(collapsed.toString()));
+                try (PrintStream out = new PrintStream(Files.newOutputStream(flame), false, StandardCharsets.UTF_8)) {
+                    graph.dump(out);
+                }
+                lines.add(flame + " (" + samples + " samples)");
             }
         }
         return lines;
+    }
+
+    /**
+     * The recording's CPU samples in the window, as collapsed stacks (outermost frame first) and their counts. Only
+     * the recorder's execution samples: its native-method samples are threads waiting in native code, not using CPU.
+     */
+    private static Map<String, Long> stacks(Path recording, Window window) throws IOException {
+        Map<String, Long> stacks = new HashMap<>();
+        try (RecordingFile file = new RecordingFile(recording)) {
+            while (file.hasMoreEvents()) {
+                RecordedEvent event = file.readEvent();
+                long at = event.getStartTime().toEpochMilli();
+                if (!event.getEventType().getName().equals(EXECUTION_SAMPLE) || at < window.fromMillis() || at > window.toMillis()
+                        || event.getStackTrace() == null) {
+                    continue;
+                }
+                List<RecordedFrame> frames = event.getStackTrace().getFrames();
+                StringBuilder stack = new StringBuilder();
+                for (int i = frames.size() - 1; i >= 0; i--) {
+                    RecordedMethod method = frames.get(i).getMethod();
+                    stack.append(stack.length() == 0 ? "" : ";").append(method.getType().getName()).append('.').append(method.getName());
+                }
+                stacks.merge(stack.toString(), 1L, Long::sum);
+            }
+        }
+        return stacks;
     }
 }
