@@ -151,6 +151,8 @@ class PerfRunTest {
         }
         assertThat(report.settings().localBroker().kind()).isEqualTo(BrokerKind.ACTIVEMQ);
         assertThat(report.settings().remoteBroker().kind()).isEqualTo(BrokerKind.ARTEMIS);
+        assertThat(report.settings().senderThreads()).isEqualTo(2);
+        assertThat(report.settings().senderTransaction()).isEqualTo(10);
         assertThat(PerfReportFiles.read(run.directory().resolve("report.json")).settings()).isEqualTo(report.settings());
         assertThat(output).contains("brokers: local activemq tcp://127.0.0.1:", ", remote artemis tcp://127.0.0.1:",
                 "== summary, brokers: local activemq, remote artemis", "delivery: clean in every case");

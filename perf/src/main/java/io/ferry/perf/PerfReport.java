@@ -19,17 +19,19 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      * @param journalBufferTimeout the Artemis brokers' journal-buffer-timeout
      * @param localBroker          the local broker's kind and URL; null in a report that did not record them
      * @param remoteBroker         the remote broker's kind and URL; null in a report that did not record them
+     * @param senderThreads        the load generator's threads; 0 in a report that did not record them
+     * @param senderTransaction    messages per transaction of each sender thread (1: each on its own); 0 where not recorded
      */
     public record Settings(int messages, int size, int warmup, int warmupMax, int runs, List<String> delivery, double rate,
                            double latencyRate, int latencyMessages, int poolSize, int batchSize, String journalBufferTimeout,
-                           int cores, String started, Broker localBroker, Broker remoteBroker) {
+                           int cores, String started, Broker localBroker, Broker remoteBroker, int senderThreads, int senderTransaction) {
 
         /** Settings that do not say which brokers ran. */
         public Settings(int messages, int size, int warmup, int warmupMax, int runs, List<String> delivery, double rate,
                         double latencyRate, int latencyMessages, int poolSize, int batchSize, String journalBufferTimeout,
                         int cores, String started) {
             this(messages, size, warmup, warmupMax, runs, delivery, rate, latencyRate, latencyMessages, poolSize, batchSize,
-                    journalBufferTimeout, cores, started, null, null);
+                    journalBufferTimeout, cores, started, null, null, 0, 0);
         }
 
         /** Whether a broker of another kind than Artemis ran: then the figures are not those of the default run. */

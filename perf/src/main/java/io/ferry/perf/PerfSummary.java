@@ -52,7 +52,8 @@ final class PerfSummary {
         PerfReport.Settings reported = new PerfReport.Settings(settings.messages(), settings.size(), settings.warmup(),
                 settings.warmupMax(), settings.runs(), settings.delivery().stream().map(PerfSettings::deliveryName).toList(), settings.rate(),
                 settings.latencyRate(), settings.latencyMessages(), settings.poolSize(), settings.batchSize(), JOURNAL_BUFFER_TIMEOUT,
-                Runtime.getRuntime().availableProcessors(), Instant.now().toString(), localBroker, remoteBroker);
+                Runtime.getRuntime().availableProcessors(), Instant.now().toString(), localBroker, remoteBroker, settings.senderThreads(),
+                settings.senderTransaction());
         return new PerfReport(reported, runs, summaries, eventsCosts(settings, summaries), comparisons(settings, runs), clean);
     }
 
