@@ -95,13 +95,8 @@ final class BridgeProcesses {
     }
 
     /** The bridge's JVM options: with --profile, recording from its start. */
-    private List<String> jvm(Path caseDir) {
-        if (!settings.profile()) {
-            return BRIDGE_JVM;
-        }
-        List<String> options = new ArrayList<>(BRIDGE_JVM);
-        options.addAll(Profiles.recordingTo(Profiles.bridgeRecording(caseDir)));
-        return options;
+    private List<String> jvm(Path caseDir) throws IOException {
+        return settings.profile() ? Profiles.recordingTo(BRIDGE_JVM, Profiles.bridgeRecording(caseDir)) : BRIDGE_JVM;
     }
 
     private String adapterConfig(FerryCase perfCase) {

@@ -147,13 +147,7 @@ public final class PerfRun {
             case ACTIVEMQ -> new String[] {"broker", "--kind", kind.configName(), "--name", side, "--port", Integer.toString(port),
                     "--amqp-port", Integer.toString(amqpPort), "--data", data.toString(), "--config", config.toString()};
         };
-        List<String> jvm = BROKER_JVM;
-        if (settings.profile()) {
-            Path recording = Profiles.brokerRecording(dir, side);
-            Files.createDirectories(recording.getParent());
-            jvm = new ArrayList<>(BROKER_JVM);
-            jvm.addAll(Profiles.recordingTo(recording));
-        }
+        List<String> jvm = settings.profile() ? Profiles.recordingTo(BROKER_JVM, Profiles.brokerRecording(dir, side)) : BROKER_JVM;
         return processes.start(side + " broker", dir.resolve(side + "-broker.log"), ferry.command(jvm, arguments));
     }
 
@@ -198,7 +192,7 @@ public final class PerfRun {
         long measuredFrom = System.currentTimeMillis();
         Pass measured = pass(perfCase, settings.messages(), persistent, settings.rate(), "measured");
         if (settings.profile() && profiled.stream().noneMatch(w -> w.perfCase().equals(perfCase.name()))) {
-            profiled.add(new Profiles.Window(perfCase.name(), measuredFrom, System.currentTimeMillis()));
+            profiled.add(new Profiles.Window(perfCase.name(), perfCase.hasProcess(), measuredFrom, System.currentTimeMillis()));
         }
         List<CpuUse> used = CpuMeter.used(before, cpu.read(bridge));
         console.pass("measured", measured);

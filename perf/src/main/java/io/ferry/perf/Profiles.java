@@ -34,11 +34,17 @@ final class Profiles {
     private Profiles() {
     }
 
-    /** A JVM's options to record from its start and write {@code recording} when it exits. */
-    static List<String> recordingTo(Path recording) {
+    /**
+     * {@code base} and the options to record from the JVM's start and write {@code recording} when it exits (its
+     * folder made now).
+     */
+    static List<String> recordingTo(List<String> base, Path recording) throws IOException {
+        Files.createDirectories(recording.getParent());
+        List<String> options = new ArrayList<>(base);
         // A sample every millisecond per running thread (the profile settings take one every 10 ms): a measured pass of a
         // few seconds then gives thousands, at a cost the run's figures include.
-        return List.of("-XX:StartFlightRecording=settings=profile,method-profiling=max,dumponexit=true,filename=" + recording.toAbsolutePath());
+        options.add("-XX:StartFlightRecording=settings=profile,method-profiling=max,dumponexit=true,filename=" + recording.toAbsolutePath());
+        return options;
     }
 
     /** Where the run's brokers write their recordings. */
@@ -51,61 +57,75 @@ final class Profiles {
         return caseDirectory.resolve("bridge.jfr");
     }
 
-    /** A case's first measured pass, in wall-clock milliseconds since the epoch. */
-    record Window(String perfCase, long fromMillis, long toMillis) {
+    /**
+     * A case's first measured pass, in wall-clock milliseconds since the epoch.
+     *
+     * @param ownBridge whether the case ran a bridge process of its own (not the core bridge, not no-bridge)
+     */
+    record Window(String perfCase, boolean ownBridge, long fromMillis, long toMillis) {
+
+        boolean holds(long atMillis) {
+            return atMillis >= fromMillis && atMillis <= toMillis;
+        }
     }
 
     /**
-     * Writes the flame graphs of every window: {@code <case>/<process>-flame.html} for each recording found
-     * ({@code process} names the recording, such as {@code local-broker}). A process that did not exit cleanly
-     * left no recording, and is named in the returned lines instead.
+     * Writes the flame graphs of every window: {@code <case>/<process>-flame.html}, for both brokers and the case's
+     * own bridge, each recording read once. A process that did not exit cleanly left no recording, and is named in the
+     * returned lines instead.
      */
     static List<String> write(Path runDirectory, List<Window> windows) throws IOException {
         List<String> lines = new ArrayList<>();
+        for (String side : List.of(PerfRun.LOCAL, PerfRun.REMOTE)) {
+            graphs(runDirectory, side + "-broker", brokerRecording(runDirectory, side), windows, lines);
+        }
         for (Window window : windows) {
-            Path caseDirectory = runDirectory.resolve(window.perfCase());
-            Map<String, Path> recordings = Map.of(
-                    "local-broker", brokerRecording(runDirectory, PerfRun.LOCAL),
-                    "remote-broker", brokerRecording(runDirectory, PerfRun.REMOTE),
-                    "bridge", bridgeRecording(caseDirectory));
-            for (String process : List.of("local-broker", "remote-broker", "bridge")) {
-                Path recording = recordings.get(process);
-                if (!Files.isRegularFile(recording)) {
-                    if (!process.equals("bridge") || Files.exists(caseDirectory.resolve("ferry.yml")) || Files.exists(caseDirectory.resolve("bridge.log"))) {
-                        lines.add(window.perfCase() + ": no recording from the " + process + " (" + recording + "): it did not exit cleanly");
-                    }
-                    continue;
-                }
-                Map<String, Long> stacks = stacks(recording, window);
-                long samples = stacks.values().stream().mapToLong(Long::longValue).sum();
-                Path flame = caseDirectory.resolve(process + "-flame.html");
-                Files.createDirectories(caseDirectory);
-                FlameGraph graph = new FlameGraph(new Arguments("--title",
-                        window.perfCase() + ": " + process + ", CPU during the first measured pass (" + samples + " samples)"));
-                StringBuilder collapsed = new StringBuilder();
-                stacks.forEach((stack, count) -> collapsed.append(stack).append(' ').append(count).append('\n'));
-                graph.parseCollapsed(new StringReader(collapsed.toString()));
-                try (PrintStream out = new PrintStream(Files.newOutputStream(flame), false, StandardCharsets.UTF_8)) {
-                    graph.dump(out);
-                }
-                lines.add(flame + " (" + samples + " samples)");
+            if (window.ownBridge()) {
+                graphs(runDirectory, "bridge", bridgeRecording(runDirectory.resolve(window.perfCase())), List.of(window), lines);
             }
         }
         return lines;
     }
 
+    private static void graphs(Path runDirectory, String process, Path recording, List<Window> windows, List<String> lines) throws IOException {
+        if (!Files.isRegularFile(recording)) {
+            lines.add("no recording from the " + process + " (" + recording + "): it did not exit cleanly");
+            return;
+        }
+        Map<Window, Map<String, Long>> stacks = stacks(recording, windows);
+        for (Window window : windows) {
+            Map<String, Long> inWindow = stacks.getOrDefault(window, Map.of());
+            long samples = inWindow.values().stream().mapToLong(Long::longValue).sum();
+            Path caseDirectory = runDirectory.resolve(window.perfCase());
+            Path flame = caseDirectory.resolve(process + "-flame.html");
+            Files.createDirectories(caseDirectory);
+            FlameGraph graph = new FlameGraph(new Arguments("--title",
+                    window.perfCase() + ": " + process + ", CPU during the first measured pass (" + samples + " samples)"));
+            StringBuilder collapsed = new StringBuilder();
+            inWindow.forEach((stack, count) -> collapsed.append(stack).append(' ').append(count).append('\n'));
+            graph.parseCollapsed(new StringReader(collapsed.toString()));
+            try (PrintStream out = new PrintStream(Files.newOutputStream(flame), false, StandardCharsets.UTF_8)) {
+                graph.dump(out);
+            }
+            lines.add(flame + " (" + samples + " samples)");
+        }
+    }
+
     /**
-     * The recording's CPU samples in the window, as collapsed stacks (outermost frame first) and their counts. Only
+     * The recording's CPU samples in each window, as collapsed stacks (outermost frame first) and their counts. Only
      * the recorder's execution samples: its native-method samples are threads waiting in native code, not using CPU.
      */
-    private static Map<String, Long> stacks(Path recording, Window window) throws IOException {
-        Map<String, Long> stacks = new HashMap<>();
+    private static Map<Window, Map<String, Long>> stacks(Path recording, List<Window> windows) throws IOException {
+        Map<Window, Map<String, Long>> stacks = new HashMap<>();
         try (RecordingFile file = new RecordingFile(recording)) {
             while (file.hasMoreEvents()) {
                 RecordedEvent event = file.readEvent();
+                if (!event.getEventType().getName().equals(EXECUTION_SAMPLE) || event.getStackTrace() == null) {
+                    continue;
+                }
                 long at = event.getStartTime().toEpochMilli();
-                if (!event.getEventType().getName().equals(EXECUTION_SAMPLE) || at < window.fromMillis() || at > window.toMillis()
-                        || event.getStackTrace() == null) {
+                List<Window> holding = windows.stream().filter(window -> window.holds(at)).toList();
+                if (holding.isEmpty()) {
                     continue;
                 }
                 List<RecordedFrame> frames = event.getStackTrace().getFrames();
@@ -114,7 +134,7 @@ final class Profiles {
                     RecordedMethod method = frames.get(i).getMethod();
                     stack.append(stack.length() == 0 ? "" : ";").append(method.getType().getName()).append('.').append(method.getName());
                 }
-                stacks.merge(stack.toString(), 1L, Long::sum);
+                holding.forEach(window -> stacks.computeIfAbsent(window, w -> new HashMap<>()).merge(stack.toString(), 1L, Long::sum));
             }
         }
         return stacks;
