@@ -1,5 +1,7 @@
 package io.ferry.workflow;
 
+import java.util.List;
+
 import io.ferry.core.ConsumeException;
 import io.ferry.core.MessageRejectedException;
 import io.ferry.core.ProduceException;
@@ -15,7 +17,7 @@ sealed interface BatchOutcome {
     record Idle() implements BatchOutcome {
     }
 
-    /** Committed on the target and acknowledged on the source. */
+    /** Committed on the target (and counted there) and acknowledged on the source. */
     record Delivered(int messages) implements BatchOutcome {
     }
 
@@ -37,9 +39,13 @@ sealed interface BatchOutcome {
      * The target refused the commit because it already had one of the batch's messages (duplicate
      * detection): the batch was delivered before, at least in part, and the source handed it back.
      *
-     * @param messages how many messages the refused transaction held
+     * @param ids the source ids of the messages the refused transaction held
      */
-    record AlreadyOnTarget(ProduceException reason, int messages) implements BatchOutcome {
+    record AlreadyOnTarget(ProduceException reason, List<String> ids) implements BatchOutcome {
+
+        int messages() {
+            return ids.size();
+        }
     }
 
     /** The target could not be reached or refused the batch; the messages stay on the source. */

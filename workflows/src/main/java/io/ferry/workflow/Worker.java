@@ -113,7 +113,6 @@ final class Worker implements Runnable {
                     busy = false;
                 }
                 if (outcome instanceof BatchOutcome.Delivered delivered) {
-                    counts.addDelivered(delivered.messages());
                     isolateRemaining = Math.max(0, isolateRemaining - delivered.messages());
                     failedAttempts = 0;
                 } else if (outcome instanceof BatchOutcome.Idle) {
@@ -167,18 +166,30 @@ final class Worker implements Runnable {
         try {
             producer.commit();
         } catch (ProduceException e) {
-            return e.duplicate() ? new BatchOutcome.AlreadyOnTarget(e, batch.size()) : new BatchOutcome.TargetUnavailable(e);
+            return e.duplicate() ? new BatchOutcome.AlreadyOnTarget(e, ids(batch)) : new BatchOutcome.TargetUnavailable(e);
         } catch (RuntimeException e) {
             return new BatchOutcome.Rejected(bug(e), batch.size());
         }
+        // On the target now: delivered, whatever the source's acknowledgement comes to.
+        counts.addDelivered(batch.size());
         try {
             consumer.acknowledge();
         } catch (ConsumeException e) {
+            counts.acknowledgementFailed(ids(batch));
             return new BatchOutcome.SourceUnavailable(e);
         } catch (RuntimeException e) {
+            counts.acknowledgementFailed(ids(batch));
             return new BatchOutcome.Rejected(bug(e), batch.size());
         }
         return new BatchOutcome.Delivered(batch.size());
+    }
+
+    private static List<String> ids(List<FerryMessage> batch) {
+        List<String> ids = new ArrayList<>(batch.size());
+        for (FerryMessage message : batch) {
+            ids.add(message.id());
+        }
+        return ids;
     }
 
     private void handle(List<FerryMessage> batch) throws MessageRejectedException, ProduceException {
@@ -250,18 +261,22 @@ final class Worker implements Runnable {
     /**
      * The target already had one of the batch's messages: the batch was delivered before, in part,
      * and the source handed it back (after a crash between the two commits). The target rolled the
-     * whole transaction back. Alone, the message is on the target and is acknowledged, and counted as
-     * delivered; in a batch, the batch is retried one message per transaction.
+     * whole transaction back. Alone, the message is on the target: it is counted as delivered unless
+     * it was counted before (see {@link DeliveryCounts}), and acknowledged; in a batch, the batch is
+     * retried one message per transaction.
      */
     private void redelivered(BatchOutcome.AlreadyOnTarget outcome) {
         LOG.debug("{}: target already had a message of the batch: {}", name, outcome.reason().getMessage());
         producer.rollback();
         try {
             if (outcome.messages() == 1) {
-                consumer.acknowledge();
-                // Its delivery completes now: the target committed it before, but the source's
-                // acknowledgement failed then (so it was not counted), and succeeded now.
-                counts.addDelivered(1);
+                counts.addAlreadyOnTarget(outcome.ids().get(0));
+                try {
+                    consumer.acknowledge();
+                } catch (ConsumeException failed) {
+                    counts.acknowledgementFailed(outcome.ids());
+                    throw failed;
+                }
                 isolateRemaining = Math.max(0, isolateRemaining - 1);
             } else {
                 isolateRemaining = settings.batchSize();

@@ -55,14 +55,17 @@ class RedeliveryTest {
         copyToTargetAsIfCommittedBeforeACrash(alreadyDelivered);
         assertThat(bridge.remote.messageCount(OUT)).isEqualTo(alreadyDelivered);
 
-        bridge.start(new PoolingWorkflow(WorkflowSettings.of("redelivery", "redelivery").withSendEvents(false), 4, List.of(),
-                bridge.endpoints(), null));
+        PoolingWorkflow workflow = new PoolingWorkflow(WorkflowSettings.of("redelivery", "redelivery").withSendEvents(false), 4, List.of(),
+                bridge.endpoints(), null);
+        bridge.start(workflow);
         await().atMost(Duration.ofSeconds(60)).until(() -> bridge.local.messageCount(IN) == 0);
         bridge.stopWorkflows();
 
         List<Message> received = bridge.drain(bridge.remote, OUT);
         assertThat(received).hasSize(count);
         assertThat(BridgeFixture.sequences(received)).isEqualTo(BridgeFixture.range(0, count));
+        // The copies the target refused were not counted before (this workflow did not commit them): each counts once now.
+        assertThat(workflow.counts().delivered()).isEqualTo(count);
     }
 
     /** Copies the first messages of the source queue to the target under their source ids, as Ferry's producer does. */

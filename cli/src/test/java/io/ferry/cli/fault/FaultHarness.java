@@ -253,7 +253,7 @@ final class FaultHarness implements AutoCloseable {
         return management;
     }
 
-    /** What the running adapter's one channel has delivered (committed on both sides) since it started. */
+    /** What the running adapter's one channel has delivered (committed on the remote broker, each message once) since it started. */
     long delivered() throws Exception {
         return management().json("/actuator/channels", true).get("channels").get(0).get("delivered").asLong();
     }

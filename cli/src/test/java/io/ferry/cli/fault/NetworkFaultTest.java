@@ -186,7 +186,7 @@ class NetworkFaultTest {
 
     private static void assertEveryMessageOnceAndNothingLeft(FaultHarness harness, String runId) throws Exception {
         FaultHarness.assertExactlyOnce(harness.receive(runId, MESSAGES, Duration.ofSeconds(60)), MESSAGES);
-        // The adapter's own count agrees, the batch the cut left in doubt included (counted when the source finally acknowledged it).
+        // The adapter's own count agrees: the batch the cut left in doubt counted once, whether its acknowledgement reached the source or not.
         poll(Duration.ofSeconds(30)).until(harness::delivered, delivered -> delivered >= MESSAGES);
         assertThat(harness.delivered()).isEqualTo(MESSAGES);
         assertAdapterStayedUpAndLeftNothing(harness, runId);

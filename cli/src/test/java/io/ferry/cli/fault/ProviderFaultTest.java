@@ -346,7 +346,7 @@ class ProviderFaultTest {
         SendSettings run = run(harness.localClient(), runId, 1_000);
         CompletableFuture<SendReport> sending = send(run);
         List<Recovery> recoveries = new ArrayList<>();
-        // Triggered by what the adapter committed on both sides, so each kill hits a bridge that moves.
+        // Triggered by what the adapter committed on the target, so each kill hits a bridge that moves.
         long[] triggers = {MESSAGES / 4, MESSAGES * 3 / 5};
         for (int kill = 1; kill <= triggers.length; kill++) {
             long trigger = triggers[kill - 1];

@@ -78,7 +78,7 @@ public final class FerryChannel {
         return endpoints.target().reconnects();
     }
 
-    /** Messages committed on the target and acknowledged on the source, since the adapter started. */
+    /** Messages committed on the target (each once, however often the source handed it back), since the adapter started. */
     public long delivered() {
         synchronized (counts) {
             return deliveredBefore + workflow.counts().delivered();
