@@ -48,7 +48,7 @@ public final class PerfCommand implements Callable<Integer> {
             + "equal to --warmup for a fixed warm-up")
     Integer warmupMax;
 
-    @Option(names = "--runs", defaultValue = "3", description = "measure every case this often, the cases in rotated order each run; "
+    @Option(names = "--runs", defaultValue = "4", description = "measure every case this often, runs in mirrored pairs (ABCD, DCBA); "
             + "medians and spread are reported, and pairs of cases are compared run by run (default ${DEFAULT-VALUE})")
     int runs;
 

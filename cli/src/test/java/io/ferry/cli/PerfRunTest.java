@@ -177,11 +177,13 @@ class PerfRunTest {
     }
 
     @Test
-    void eachRunStartsOneCaseLater() {
+    void runsGoInMirroredPairsEachPairStartingOneCaseLater() {
         List<PerfCase> cases = List.of(PerfCase.parse("no-bridge", 4), PerfCase.parse("core-bridge", 4), PerfCase.parse("standard-events-on", 4));
-        assertThat(PerfRun.rotated(cases, 0)).extracting(PerfCase::name).containsExactly("no-bridge", "core-bridge", "standard-events-on");
-        assertThat(PerfRun.rotated(cases, 1)).extracting(PerfCase::name).containsExactly("core-bridge", "standard-events-on", "no-bridge");
-        assertThat(PerfRun.rotated(cases, 3)).extracting(PerfCase::name).containsExactly("no-bridge", "core-bridge", "standard-events-on");
+        assertThat(PerfRun.roundOrder(cases, 0)).extracting(PerfCase::name).containsExactly("no-bridge", "core-bridge", "standard-events-on");
+        assertThat(PerfRun.roundOrder(cases, 1)).extracting(PerfCase::name).containsExactly("standard-events-on", "core-bridge", "no-bridge");
+        assertThat(PerfRun.roundOrder(cases, 2)).extracting(PerfCase::name).containsExactly("core-bridge", "standard-events-on", "no-bridge");
+        assertThat(PerfRun.roundOrder(cases, 3)).extracting(PerfCase::name).containsExactly("no-bridge", "standard-events-on", "core-bridge");
+        assertThat(PerfRun.roundOrder(cases, 6)).extracting(PerfCase::name).containsExactly("no-bridge", "core-bridge", "standard-events-on");
     }
 
     private static double cpuMs(PerfReport.CaseRun result, String process) {

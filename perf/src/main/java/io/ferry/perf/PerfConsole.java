@@ -123,12 +123,15 @@ final class PerfConsole {
             return;
         }
         out.println();
-        out.println("compared run by run (first case / second, measured in the same runs: median (min-max), and what the spread says):");
+        Comparison any = report.comparisons().get(0);
+        out.printf(Locale.ROOT, "compared run by run (first case / second in the same runs: median (min-max) of the ratios; interval: where the"
+                + " mean ratio lies, 95%% sure for all %d comparisons at once):%n", any.family());
         int longest = report.comparisons().stream().mapToInt(c -> pairName(c).length()).max().orElse(0);
         for (Comparison c : report.comparisons()) {
-            // Three decimals: with two, a range ending at 0.998 would read "1.00" beside "lower in every run".
-            out.printf(Locale.ROOT, "%-" + longest + "s  %-15s %5.3f (%.3f-%.3f)  %s%n", pairName(c), c.figure(), c.median(), c.min(), c.max(),
-                    c.verdict());
+            // Three decimals: with two, a range ending at 0.998 would read "1.00" beside "lower".
+            String interval = c.low() == null ? "" : String.format(Locale.ROOT, "  interval %.3f-%.3f", c.low(), c.high());
+            out.printf(Locale.ROOT, "%-" + longest + "s  %-15s %5.3f (%.3f-%.3f)%s  %s%n", pairName(c), c.figure(), c.median(), c.min(), c.max(),
+                    interval, c.verdict());
         }
     }
 

@@ -3,6 +3,9 @@ package io.ferry.perf;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.commons.math3.stat.descriptive.SummaryStatistics;
+
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.profiling.StatisticsJson;
 
@@ -171,30 +174,52 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
     }
 
     /**
-     * Two cases compared run by run: every run measures every case (in rotated order, so the two are measured a few
-     * minutes apart at most), and each run gives the ratio of the first case's figure to the second's. A single run
-     * on two shared cores can differ from the next by 1.4x; the ratio's spread over the runs says whether a difference
-     * is more than that noise.
+     * Two cases compared run by run: every run measures every case (in mirrored pairs of rounds, ABCD then DCBA, so a
+     * drift within a round favours neither), and each run gives the ratio of the first case's figure to the second's.
+     * A single run on two shared cores can differ from the next by 1.4x, so a difference is named only when every run
+     * shows it and the interval of the ratio (Student's t on the runs' log ratios, at 95% for the run's whole family of
+     * comparisons, Bonferroni) leaves out 1.0: by chance, a run names a difference that is not there less than one time
+     * in twenty, however many it prints. The interval's width is what the run can resolve.
      *
      * @param figure  {@link #THROUGHPUT}, or {@link #CPU_PER_MESSAGE}: every process's CPU per measured message, which
      *                varies less from run to run than the rate
      * @param perRun  the ratio in each run that measured both cases, in run order
-     * @param verdict what the spread says: {@link #NOISE} when it covers 1.0
+     * @param low     the interval's lower end (null with one run)
+     * @param high    the interval's upper end (null with one run)
+     * @param family  how many comparisons the run made, the interval's share of the 5% being 1 in this many
+     * @param verdict what the runs say: {@link #NOISE} when their spread or the interval covers 1.0
      */
     public record Comparison(String first, String second, String delivery, String figure, List<Double> perRun, double median,
-                             double min, double max, String verdict) {
+                             double min, double max, Double low, Double high, int family, String verdict) {
 
         public static final String THROUGHPUT = "throughput";
         public static final String CPU_PER_MESSAGE = "CPU per message";
         public static final String NOISE = "no difference beyond the noise";
         public static final String ONE_RUN = "one run: no spread to judge by";
+        public static final String HIGHER = "higher";
+        public static final String LOWER = "lower";
+        /** The chance, over a run's whole family of comparisons, of naming a difference that is not there. */
+        static final double FALSE_DIFFERENCE = 0.05;
 
-        static Comparison of(String first, String second, String delivery, String figure, List<Double> perRun) {
+        static Comparison of(String first, String second, String delivery, String figure, List<Double> perRun, int family) {
             List<Double> sorted = perRun.stream().sorted().toList();
             double min = sorted.get(0);
             double max = sorted.get(sorted.size() - 1);
-            String verdict = perRun.size() < 2 ? ONE_RUN : min <= 1 && max >= 1 ? NOISE : (min > 1 ? "higher" : "lower") + " in every run";
-            return new Comparison(first, second, delivery, figure, List.copyOf(perRun), PerfSummary.median(perRun), min, max, verdict);
+            Double low = null;
+            Double high = null;
+            String verdict = ONE_RUN;
+            if (perRun.size() >= 2) {
+                SummaryStatistics logs = new SummaryStatistics();
+                perRun.forEach(ratio -> logs.addValue(Math.log(ratio)));
+                double t = new TDistribution(perRun.size() - 1).inverseCumulativeProbability(1 - FALSE_DIFFERENCE / (2 * family));
+                double margin = t * logs.getStandardDeviation() / Math.sqrt(perRun.size());
+                low = Math.exp(logs.getMean() - margin);
+                high = Math.exp(logs.getMean() + margin);
+                boolean covered = (min <= 1 && max >= 1) || (low <= 1 && high >= 1);
+                verdict = covered ? NOISE : min > 1 ? HIGHER : LOWER;
+            }
+            return new Comparison(first, second, delivery, figure, List.copyOf(perRun), PerfSummary.median(perRun), min, max, low, high,
+                    family, verdict);
         }
     }
 }

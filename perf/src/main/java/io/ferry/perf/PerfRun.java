@@ -82,7 +82,7 @@ public final class PerfRun {
             List<CaseRun> runs = new ArrayList<>();
             for (boolean persistent : settings.delivery()) {
                 for (int run = 1; run <= settings.runs(); run++) {
-                    for (PerfCase perfCase : rotated(settings.cases(), run - 1)) {
+                    for (PerfCase perfCase : roundOrder(settings.cases(), run - 1)) {
                         runs.add(measure(perfCase, persistent, run));
                     }
                 }
@@ -102,12 +102,17 @@ public final class PerfRun {
     }
 
     /**
-     * The cases in the order of a run: each run starts one case later. The brokers keep compiling long
-     * after their warm-up, and the first case after it pays most of that; rotating spreads the cost.
+     * The cases in the order of run {@code index} (from 0): runs go in mirrored pairs, ABCD then DCBA, so
+     * that whatever drifts within a run (the brokers keep compiling long after their warm-up, their journals
+     * grow) favours no case of a pair over the other; each pair starts one case later than the one before,
+     * so the first case after the warm-up, which pays most of the compiling, changes too.
      */
-    public static List<PerfCase> rotated(List<PerfCase> cases, int by) {
+    public static List<PerfCase> roundOrder(List<PerfCase> cases, int index) {
         List<PerfCase> order = new ArrayList<>(cases);
-        Collections.rotate(order, -by);
+        Collections.rotate(order, -(index / 2));
+        if (index % 2 == 1) {
+            Collections.reverse(order);
+        }
         return order;
     }
 

@@ -161,7 +161,7 @@ final class PerfSummary {
      * against off) and whether pooling helps (PoolingWorkflow against StandardWorkflow, events the same way).
      */
     private static List<Comparison> comparisons(PerfSettings settings, List<CaseRun> runs) {
-        List<Comparison> comparisons = new ArrayList<>();
+        List<Pair> comparisons = new ArrayList<>();
         for (boolean persistent : settings.delivery()) {
             String delivery = PerfSettings.deliveryName(persistent);
             for (PerfCase perfCase : settings.cases()) {
@@ -175,10 +175,15 @@ final class PerfSummary {
                 }
             }
         }
-        return comparisons;
+        int family = comparisons.size();
+        return comparisons.stream().map(p -> Comparison.of(p.first(), p.second(), p.delivery(), p.figure(), p.perRun(), family)).toList();
     }
 
-    private static void compare(String first, String second, String delivery, List<CaseRun> runs, List<Comparison> into) {
+    /** One figure of two cases, run by run, before the run's whole family of comparisons is known. */
+    private record Pair(String first, String second, String delivery, String figure, List<Double> perRun) {
+    }
+
+    private static void compare(String first, String second, String delivery, List<CaseRun> runs, List<Pair> into) {
         Map<Integer, CaseRun> seconds = new HashMap<>();
         runs.stream().filter(r -> r.name().equals(second) && r.delivery().equals(delivery)).forEach(r -> seconds.put(r.run(), r));
         List<Double> throughput = new ArrayList<>();
@@ -196,10 +201,10 @@ final class PerfSummary {
             }
         }
         if (!throughput.isEmpty()) {
-            into.add(Comparison.of(first, second, delivery, Comparison.THROUGHPUT, throughput));
+            into.add(new Pair(first, second, delivery, Comparison.THROUGHPUT, throughput));
         }
         if (!cpu.isEmpty()) {
-            into.add(Comparison.of(first, second, delivery, Comparison.CPU_PER_MESSAGE, cpu));
+            into.add(new Pair(first, second, delivery, Comparison.CPU_PER_MESSAGE, cpu));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.ferry.perf;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -43,8 +44,12 @@ class PerfComparisonsTest {
         assertThat(events.min()).isEqualTo(2600.0 / 3300);
         assertThat(events.max()).isEqualTo(2300.0 / 2800);
         assertThat(events.median()).isEqualTo(0.8);
-        assertThat(events.verdict()).isEqualTo("lower in every run");
-        assertThat(find(report, "standard-events-on", "standard-events-off", Comparison.CPU_PER_MESSAGE).verdict()).isEqualTo("higher in every run");
+        assertThat(events.family()).isEqualTo(8);
+        // Student's t for 2 degrees of freedom at 1 - 0.05 / 16 is 12.59: the interval of the mean log ratio, by hand.
+        assertThat(events.low()).isCloseTo(0.6888, within(0.0001));
+        assertThat(events.high()).isCloseTo(0.9361, within(0.0001));
+        assertThat(events.verdict()).isEqualTo(Comparison.LOWER);
+        assertThat(find(report, "standard-events-on", "standard-events-off", Comparison.CPU_PER_MESSAGE).verdict()).isEqualTo(Comparison.HIGHER);
 
         Comparison pooling = find(report, "pooling-events-off-pool-10", "standard-events-off", Comparison.THROUGHPUT);
         assertThat(pooling.perRun()).containsExactly(3100.0 / 3000, 2600.0 / 2800, 3200.0 / 3300);
@@ -58,9 +63,23 @@ class PerfComparisonsTest {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(report);
         String output = printed.toString(StandardCharsets.UTF_8);
-        assertThat(output).containsPattern("standard-events-on / standard-events-off, persistent +throughput +0\\.800 \\(0\\.788-0\\.821\\)  lower in every run")
-                .containsPattern("pooling-events-off-pool-10 / standard-events-off, persistent +throughput +0\\.970 \\(0\\.929-1\\.033\\)  "
+        assertThat(output).containsPattern("standard-events-on / standard-events-off, persistent +throughput +0\\.800 \\(0\\.788-0\\.821\\)  interval 0\\.689-0\\.936  lower")
+                .containsPattern("pooling-events-off-pool-10 / standard-events-off, persistent +throughput +0\\.970 \\(0\\.929-1\\.033\\)  interval 0\\.660-1\\.443  "
                         + "no difference beyond the noise");
+    }
+
+    @Test
+    void runsOnOneSideWhoseIntervalCoversOneAreNoise() {
+        // Higher in every run, by 8%, 10% and 13%: among eight questions, three runs cannot tell that from chance.
+        Comparison c = Comparison.of("a", "b", "persistent", Comparison.THROUGHPUT, List.of(1.08, 1.10, 1.13), 8);
+        assertThat(c.min()).isGreaterThan(1);
+        assertThat(c.low()).isCloseTo(0.9349, within(0.0001));
+        assertThat(c.high()).isCloseTo(1.3016, within(0.0001));
+        assertThat(c.verdict()).isEqualTo(Comparison.NOISE);
+        // Asked alone, the same runs answer: the interval narrows (t 4.30 rather than 12.59) and leaves 1.0 out.
+        Comparison alone = Comparison.of("a", "b", "persistent", Comparison.THROUGHPUT, List.of(1.08, 1.10, 1.13), 1);
+        assertThat(alone.low()).isCloseTo(1.0425, within(0.0001));
+        assertThat(alone.verdict()).isEqualTo(Comparison.HIGHER);
     }
 
     @Test
