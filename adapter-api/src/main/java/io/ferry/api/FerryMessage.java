@@ -18,6 +18,10 @@ import java.util.Objects;
  * message may have no text ({@link #text()} null, payload empty), as JMS allows; a {@link PayloadType#NONE}
  * message (a plain JMS {@code Message}) has no body at all.
  *
+ * <p>A workflow without services carries a message it never reads: the source's client hands over its own
+ * message ({@link #unread}), which the target's, the same client library, sends on as it is; such a
+ * message has only its id, size and delivery headers here, and asking it for its body or metadata throws.
+ *
  * <p>Not thread-safe: one worker owns a message from consume to produce.
  */
 public final class FerryMessage {
@@ -56,6 +60,9 @@ public final class FerryMessage {
     private String type;
     private ReplyTo replyTo;
     private MessageLifecycleEvent lifecycleEvent;
+    /** The source client's own message, to be sent on unread; null when the message was read into this one. */
+    private final Object unread;
+    private final long unreadBodySize;
 
     /**
      * A bytes, text or body-less message.
@@ -63,9 +70,37 @@ public final class FerryMessage {
      * @param payload the body; null only for a text message without text, or a {@link PayloadType#NONE} message
      */
     public FerryMessage(String id, PayloadType payloadType, byte[] payload) {
+        this(id, null, 0);
+        setPayload(payloadType, payload);
+    }
+
+    private FerryMessage(String id, Object unread, long unreadBodySize) {
         this.id = Objects.requireNonNull(id, "id");
         this.metadata = new LinkedHashMap<>();
-        setPayload(payloadType, payload);
+        this.unread = unread;
+        this.unreadBodySize = unreadBodySize;
+    }
+
+    /**
+     * A message left as the source's client received it, for a workflow that never reads one (no services):
+     * only its id, body size and delivery headers are known here.
+     *
+     * @param message  the client's own message, which the target's producer sends on
+     * @param bodySize about how many bytes its body takes, to bound a batch
+     */
+    public static FerryMessage unread(String id, Object message, long bodySize) {
+        return new FerryMessage(id, Objects.requireNonNull(message, "message"), bodySize);
+    }
+
+    /** The source client's own message when this one was left {@link #unread}; null otherwise. */
+    public Object unreadMessage() {
+        return unread;
+    }
+
+    private void requireRead() {
+        if (unread != null) {
+            throw new IllegalStateException("message " + id + " was left unread (the workflow has no services): its body and metadata are not here");
+        }
     }
 
     /** A map message with this body (kept as given: a {@code LinkedHashMap} keeps the sender's order). */
@@ -87,6 +122,7 @@ public final class FerryMessage {
     }
 
     public PayloadType payloadType() {
+        requireRead();
         return payloadType;
     }
 
@@ -97,6 +133,7 @@ public final class FerryMessage {
      * @throws IllegalStateException for a map or stream message, whose body is not bytes
      */
     public byte[] payload() {
+        requireRead();
         if (payloadType == PayloadType.MAP || payloadType == PayloadType.STREAM) {
             throw new IllegalStateException("a " + payloadType + " message has no bytes payload: its body is "
                     + (payloadType == PayloadType.MAP ? "mapBody()" : "streamBody()"));
@@ -110,6 +147,7 @@ public final class FerryMessage {
      * @param bytes the body; null only for a text message without text, or a {@link PayloadType#NONE} message
      */
     public void setPayload(PayloadType type, byte[] bytes) {
+        requireRead();
         Objects.requireNonNull(type, "type");
         if (type == PayloadType.MAP || type == PayloadType.STREAM) {
             throw new IllegalArgumentException("a " + type + " body is not bytes: use " + (type == PayloadType.MAP ? "setMapBody" : "setStreamBody"));
@@ -145,6 +183,7 @@ public final class FerryMessage {
      */
     @SuppressWarnings("unchecked")
     public Map<String, Object> mapBody() {
+        requireRead();
         if (payloadType != PayloadType.MAP) {
             throw new IllegalStateException("a " + payloadType + " message has no map body");
         }
@@ -153,6 +192,7 @@ public final class FerryMessage {
 
     /** Makes this a map message with this body. */
     public void setMapBody(Map<String, Object> map) {
+        requireRead();
         this.body = Objects.requireNonNull(map, "map");
         this.payload = null;
         this.payloadType = PayloadType.MAP;
@@ -165,6 +205,7 @@ public final class FerryMessage {
      */
     @SuppressWarnings("unchecked")
     public List<Object> streamBody() {
+        requireRead();
         if (payloadType != PayloadType.STREAM) {
             throw new IllegalStateException("a " + payloadType + " message has no stream body");
         }
@@ -173,6 +214,7 @@ public final class FerryMessage {
 
     /** Makes this a stream message with these values. */
     public void setStreamBody(List<Object> values) {
+        requireRead();
         this.body = Objects.requireNonNull(values, "values");
         this.payload = null;
         this.payloadType = PayloadType.STREAM;
@@ -184,6 +226,9 @@ public final class FerryMessage {
      * batch's memory by it.
      */
     public long bodySize() {
+        if (unread != null) {
+            return unreadBodySize;
+        }
         if (payloadType == PayloadType.MAP) {
             long size = 0;
             for (Map.Entry<String, Object> entry : mapBody().entrySet()) {
@@ -213,6 +258,7 @@ public final class FerryMessage {
 
     /** Metadata by key, in the order it was added. Values are JMS property types (String, Integer, Long, ...). */
     public Map<String, Object> metadata() {
+        requireRead();
         return metadata;
     }
 
@@ -243,28 +289,34 @@ public final class FerryMessage {
 
     /** JMSCorrelationID; null when the sender set none. */
     public String correlationId() {
+        requireRead();
         return correlationId;
     }
 
     public void setCorrelationId(String correlationId) {
+        requireRead();
         this.correlationId = correlationId;
     }
 
     /** JMSType; null when the sender set none. */
     public String type() {
+        requireRead();
         return type;
     }
 
     public void setType(String type) {
+        requireRead();
         this.type = type;
     }
 
     /** JMSReplyTo as a name, sent to the target broker as a destination of the same kind and name; null when none. */
     public ReplyTo replyTo() {
+        requireRead();
         return replyTo;
     }
 
     public void setReplyTo(ReplyTo replyTo) {
+        requireRead();
         this.replyTo = replyTo;
     }
 
@@ -279,6 +331,6 @@ public final class FerryMessage {
 
     @Override
     public String toString() {
-        return "FerryMessage[" + id + ", " + payloadType + ", " + bodySize() + " bytes]";
+        return "FerryMessage[" + id + ", " + (unread != null ? "unread" : payloadType) + ", " + bodySize() + " bytes]";
     }
 }

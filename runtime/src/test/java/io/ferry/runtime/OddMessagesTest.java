@@ -43,11 +43,21 @@ class OddMessagesTest {
     @TempDir
     Path dir;
 
+    /** Without services, from one Artemis client to another: each message goes on as received, unread. */
     @Test
     void artemisToArtemis() throws Exception {
         try (TestBroker local = TestBroker.started("local", dir.resolve("local"));
              TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
-            bridge(CrossVendorBridgeTest.artemis("local", local.url()), local, CrossVendorBridgeTest.artemis("remote", remote.url()));
+            bridge(CrossVendorBridgeTest.artemis("local", local.url()), local, CrossVendorBridgeTest.artemis("remote", remote.url()), false);
+        }
+    }
+
+    /** The same with a service in the workflow: each message is read into Ferry's form and rebuilt. */
+    @Test
+    void artemisToArtemisReadByAService() throws Exception {
+        try (TestBroker local = TestBroker.started("local", dir.resolve("local"));
+             TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
+            bridge(CrossVendorBridgeTest.artemis("local", local.url()), local, CrossVendorBridgeTest.artemis("remote", remote.url()), true);
         }
     }
 
@@ -91,6 +101,11 @@ class OddMessagesTest {
     }
 
     private void bridge(ConnectionSettings source, TestBroker local, ConnectionSettings target) throws Exception {
+        bridge(source, local, target, false);
+    }
+
+    /** @param withService a workflow with a service (a delay of 0 ms) reads every message */
+    private void bridge(ConnectionSettings source, TestBroker local, ConnectionSettings target, boolean withService) throws Exception {
         List<Sample> samples = samples();
         long expiration;
         Map<Integer, Long> sentExpiration = new LinkedHashMap<>();
@@ -106,13 +121,18 @@ class OddMessagesTest {
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> System.currentTimeMillis() > expiration);
 
+        AdapterConfig.Channel channel = AdapterConfig.Channel.of("odd").consume(source.name(), "queue", "in").produce(target.name(), "queue", "out")
+                .workflow("send-events", false);
+        if (withService) {
+            channel.service("pause", "delay", Map.of("delay", "0ms"));
+        }
         AdapterConfig config = AdapterConfig.empty().connection(source.name(), CrossVendorBridgeTest.yaml(source))
-                .connection(target.name(), CrossVendorBridgeTest.yaml(target))
-                .channel(AdapterConfig.Channel.of("odd").consume(source.name(), "queue", "in").produce(target.name(), "queue", "out")
-                        .workflow("send-events", false));
+                .connection(target.name(), CrossVendorBridgeTest.yaml(target)).channel(channel);
         Map<Integer, List<Arrival>> received;
         try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml());
              ProviderClient receiver = new ProviderClient(target)) {
+            assertThat(adapter.channels().channel("odd").orElseThrow().sendsUnread())
+                    .isEqualTo(!withService && source.provider().equals(target.provider()));
             received = OddMessages.receive(receiver.session(), target.transacted(), "out", samples.size(), DEADLINE);
             await().atMost(DEADLINE).until(() -> local.messageCount("in") == 0);
         }

@@ -33,6 +33,10 @@ final class RunningAdapter implements AutoCloseable {
         return new RunningAdapter(channels);
     }
 
+    FerryChannels channels() {
+        return channels;
+    }
+
     /** The adapter's lifecycle events publisher, when a channel sends events. */
     Optional<LifecycleEventPublisher> events() {
         return channels.events();

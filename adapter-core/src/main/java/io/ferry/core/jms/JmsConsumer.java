@@ -17,6 +17,7 @@ import io.ferry.core.Consumer;
 import io.ferry.core.Rejection;
 import io.ferry.core.UntranslatableMessageException;
 import io.ferry.core.provider.BufferedMessages;
+import io.ferry.core.provider.UnreadMessage;
 
 /**
  * Consumes from a queue, or through a topic's shared subscription ({@link JmsDestination}), with a
@@ -45,12 +46,22 @@ public final class JmsConsumer implements Consumer {
     private final BufferedMessages buffered;
     private final JmsMessageTranslator translator;
     private final DeliveryAttempts attempts;
+    /** The duplicate id is set on a message left unread here (the target removes duplicates). */
+    private final boolean markDuplicates;
+    /** Received messages are left unread, for a producer of the same provider to send on (no services read them). */
+    private final boolean leaveUnread;
     private Message lastReceived;
     private MessageProducer errorProducer;
 
+    /**
+     * @param leaveUnread    hand over the client's own messages unread where the provider can ({@link FerryMessage#unread})
+     * @param markDuplicates with {@code leaveUnread}: the target removes duplicates, so mark each message for it
+     */
     JmsConsumer(SharedConnection connection, JmsDestination source, String errorQueue, JmsMessageTranslator translator,
-                DeliveryAttempts attempts) throws JMSException {
+                DeliveryAttempts attempts, boolean leaveUnread, boolean markDuplicates) throws JMSException {
         this.connection = connection;
+        this.leaveUnread = leaveUnread;
+        this.markDuplicates = markDuplicates;
         this.source = source;
         this.errorQueue = errorQueue;
         this.translator = translator;
@@ -104,7 +115,34 @@ public final class JmsConsumer implements Consumer {
             return null;
         }
         lastReceived = message;
+        if (leaveUnread) {
+            FerryMessage unread = unread(message);
+            if (unread != null) {
+                return unread;
+            }
+        }
         return translator.fromJms(message, connection.provider());
+    }
+
+    /** The message as the client received it, made ready to be sent on; null where the provider wants it read. */
+    private FerryMessage unread(Message message) throws UntranslatableMessageException {
+        try {
+            String id = message.getJMSMessageID();
+            if (id == null) {
+                return null;
+            }
+            UnreadMessage unread = connection.provider().leaveUnread(message, Map.of(BridgeProperties.SOURCE_MESSAGE_ID, id), markDuplicates ? id : null);
+            if (unread == null) {
+                return null;
+            }
+            FerryMessage carried = FerryMessage.unread(id, unread.message(), unread.bodySize());
+            carried.setPersistent(message.getJMSDeliveryMode() == DeliveryMode.PERSISTENT);
+            carried.setPriority(message.getJMSPriority());
+            carried.setExpiration(message.getJMSExpiration());
+            return carried;
+        } catch (JMSException e) {
+            throw new UntranslatableMessageException("cannot read message: " + e.getMessage(), e);
+        }
     }
 
     @Override
@@ -165,9 +203,10 @@ public final class JmsConsumer implements Consumer {
                 errorProducer = session.createProducer(session.createQueue(errorQueue));
             }
             markRejected(lastReceived, rejection);
+            // Before the send, which gives the message an id of its own (the error queue's copy is a new message).
+            String id = lastReceived.getJMSMessageID();
             // The body is sent as it arrived, so even a message that cannot be translated is kept whole.
             errorProducer.send(lastReceived, DeliveryMode.PERSISTENT, lastReceived.getJMSPriority(), Message.DEFAULT_TIME_TO_LIVE);
-            String id = lastReceived.getJMSMessageID();
             acknowledge();
             attempts.forget(id);
         } catch (JMSException | RuntimeException e) {

@@ -8,6 +8,7 @@ import io.ferry.core.DeliveryGuarantee;
 import io.ferry.core.MessageEndpoints;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
+import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.ConnectionSettings;
 
 /**
@@ -23,6 +24,8 @@ public final class JmsEndpoints implements MessageEndpoints {
     private final String errorQueue;
     private final JmsMessageTranslator translator = new JmsMessageTranslator();
     private final DeliveryAttempts attempts = new DeliveryAttempts();
+    /** Messages go from the source's client to the target's unread: no service reads them, and one provider is at both ends. */
+    private final boolean sendUnread;
 
     /** Queue to queue. */
     public JmsEndpoints(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue,
@@ -30,13 +33,26 @@ public final class JmsEndpoints implements MessageEndpoints {
         this(source, JmsDestination.queue(sourceQueue), target, JmsDestination.queue(targetQueue), errorQueue);
     }
 
+    /** Messages read into Ferry's form, for services to work on. */
     public JmsEndpoints(ConnectionSettings source, JmsDestination sourceDestination, ConnectionSettings target,
                         JmsDestination targetDestination, String errorQueue) {
+        this(source, sourceDestination, target, targetDestination, errorQueue, true);
+    }
+
+    /**
+     * @param messagesRead whether the workflow reads messages (it has services); when it does not and both ends use
+     *                     the same provider, one that can send what its client received, messages are not copied
+     *                     into Ferry's form and back ({@link BrokerProvider#leaveUnread})
+     */
+    public JmsEndpoints(ConnectionSettings source, JmsDestination sourceDestination, ConnectionSettings target,
+                        JmsDestination targetDestination, String errorQueue, boolean messagesRead) {
         this.source = new SharedConnection(source);
         this.sourceDestination = sourceDestination;
         this.errorQueue = errorQueue;
         this.target = new SharedConnection(target);
         this.targetDestination = targetDestination;
+        BrokerProvider provider = this.source.provider();
+        this.sendUnread = !messagesRead && provider.sendsReceivedMessages() && provider.name().equals(this.target.provider().name());
     }
 
     /** The connection to the source broker (consume side), for its state. */
@@ -49,6 +65,11 @@ public final class JmsEndpoints implements MessageEndpoints {
         return target;
     }
 
+    /** Whether messages go from the source's client to the target's unread (see the constructor). */
+    public boolean sendsUnread() {
+        return sendUnread;
+    }
+
     /** What this channel promises: exactly once where the target removes duplicates, at least once otherwise. */
     public DeliveryGuarantee guarantee() {
         return target.provider().capabilities(target.settings()).removesDuplicates()
@@ -58,7 +79,8 @@ public final class JmsEndpoints implements MessageEndpoints {
     @Override
     public Consumer openConsumer() throws ConsumeException {
         try {
-            return new JmsConsumer(source, sourceDestination, errorQueue, translator, attempts);
+            return new JmsConsumer(source, sourceDestination, errorQueue, translator, attempts, sendUnread,
+                    target.provider().capabilities(target.settings()).removesDuplicates());
         } catch (JMSException e) {
             throw new ConsumeException("cannot consume from " + sourceDestination + " on " + source.settings() + ": " + e.getMessage(), e);
         }

@@ -65,7 +65,8 @@ public final class PtpProducer implements Producer {
     @Override
     @Profiled(tag = ProfilingTags.PRODUCE)
     public void produce(FerryMessage message) throws ProduceException, MessageRejectedException {
-        Message jms = message(message);
+        // A message left unread by a consumer of this same provider goes as it came (JmsEndpoints decides).
+        Message jms = message.unreadMessage() instanceof Message unread ? unread : message(message);
         try {
             int mode = message.persistent() ? DeliveryMode.PERSISTENT : DeliveryMode.NON_PERSISTENT;
             producer.send(jms, mode, message.priority(), JmsMessageTranslator.timeToLive(message, System.currentTimeMillis()));

@@ -1,5 +1,7 @@
 package io.ferry.core.provider;
 
+import java.util.Map;
+
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -37,6 +39,25 @@ public interface BrokerProvider {
      * message sent when {@link Capabilities#removesDuplicates()}; the id is the source message's id.
      */
     default void markDuplicateId(Message message, String id) throws JMSException {
+    }
+
+    /**
+     * Whether a message this provider's client received can be sent on as it is by a producer of this same
+     * provider ({@link #leaveUnread}): a workflow without services then neither reads nor rebuilds it.
+     */
+    default boolean sendsReceivedMessages() {
+        return false;
+    }
+
+    /**
+     * Makes a received message ready to be sent on unread by a producer of this provider: removes, in place,
+     * what Ferry does not carry (docs/messages.md: each delivery's count, the client's and broker's own
+     * properties), sets these string properties and, unless {@code duplicateId} is null, marks it as
+     * {@link #markDuplicateId} does. Null when this message must be read and rebuilt as any other (a kind
+     * or a header the shortcut does not keep as reading would).
+     */
+    default UnreadMessage leaveUnread(Message received, Map<String, String> properties, String duplicateId) throws JMSException {
+        return null;
     }
 
     /** Whether a failed commit was the target refusing a message it already has (see {@link #markDuplicateId}). */

@@ -1,21 +1,29 @@
 package io.ferry.provider.artemis;
 
 import java.lang.reflect.Field;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
+import jakarta.jms.ObjectMessage;
+import jakarta.jms.TemporaryQueue;
+import jakarta.jms.TemporaryTopic;
 
 import org.apache.activemq.artemis.api.core.ActiveMQConnectionTimedOutException;
 import org.apache.activemq.artemis.api.core.ActiveMQDuplicateIdException;
+import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.api.core.TransportConfiguration;
+import org.apache.activemq.artemis.api.core.client.ClientMessage;
 import org.apache.activemq.artemis.core.client.impl.ClientConsumerInternal;
 import org.apache.activemq.artemis.core.remoting.impl.netty.NettyConnectorFactory;
 import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.apache.activemq.artemis.jms.client.ActiveMQMessage;
 import org.apache.activemq.artemis.jms.client.ActiveMQMessageConsumer;
 
 import io.ferry.core.provider.BeanProperties;
@@ -25,6 +33,7 @@ import io.ferry.core.provider.BufferedMessages;
 import io.ferry.core.provider.Capabilities;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.provider.InvalidConnectionException;
+import io.ferry.core.provider.UnreadMessage;
 
 /**
  * ActiveMQ Artemis over its core protocol: {@code tcp://host:61616?...} (list, HA and discovery forms
@@ -78,6 +87,10 @@ public final class ArtemisProvider implements BrokerProvider {
     /** Artemis's own headers (duplicate id, routing type, large-message size, ...) and its record of an AMQP message's id. */
     private static final String OWN_PREFIX = "_AMQ_";
     private static final String NATIVE_MESSAGE_ID = "NATIVE_MESSAGE_ID";
+    private static final SimpleString OWN_HEADER = SimpleString.of(OWN_PREFIX);
+    private static final SimpleString NATIVE_MESSAGE_ID_NAME = SimpleString.of(NATIVE_MESSAGE_ID);
+    /** The JMS specification reserves this prefix for a client's own properties; reading leaves them behind too. */
+    private static final SimpleString VENDOR_PROPERTY = SimpleString.of("JMS_");
     /** The Artemis consumer inside Artemis's JMS one, which has no public accessor for it; null if not found. */
     private static final Field ARTEMIS_CONSUMER = artemisConsumerField();
 
@@ -201,6 +214,52 @@ public final class ArtemisProvider implements BrokerProvider {
         try (ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(settings.url())) {
             return TlsDiagnosis.explain(factory, failure);
         }
+    }
+
+    @Override
+    public boolean sendsReceivedMessages() {
+        return true;
+    }
+
+    /**
+     * Artemis's JMS producer sends a message its client received as it is: a new JMS id, destination,
+     * routing type, delivery mode, priority and expiration are set at the send, the body goes out as the
+     * broker sent it (no copy into Ferry's form and back). What reading would leave behind is removed from
+     * the core message: Artemis's own headers ({@code _AMQ_}, but those JMS shows as JMSXGroupID,
+     * JMSXGroupSeq and JMSXUserID) and {@code JMS_} properties. Large messages (streamed), object messages
+     * (refused unread) and a temporary reply-to (dropped) go the reading way.
+     */
+    @Override
+    public UnreadMessage leaveUnread(Message received, Map<String, String> properties, String duplicateId) throws JMSException {
+        if (!(received instanceof ActiveMQMessage artemis) || received instanceof ObjectMessage
+                || received.getJMSReplyTo() instanceof TemporaryQueue || received.getJMSReplyTo() instanceof TemporaryTopic) {
+            return null;
+        }
+        ClientMessage core = artemis.getCoreMessage();
+        if (core.isLargeMessage()) {
+            return null;
+        }
+        List<SimpleString> notCarried = new ArrayList<>();
+        for (SimpleString name : core.getPropertyNames()) {
+            if (notCarried(name)) {
+                notCarried.add(name);
+            }
+        }
+        notCarried.forEach(core::removeProperty);
+        properties.forEach(core::putStringProperty);
+        if (duplicateId != null) {
+            core.putStringProperty(DUPLICATE_ID, duplicateId);
+        }
+        return new UnreadMessage(received, core.getBodySize());
+    }
+
+    private static boolean notCarried(SimpleString name) {
+        if (name.startsWith(OWN_HEADER)) {
+            return !name.equals(org.apache.activemq.artemis.api.core.Message.HDR_GROUP_ID)
+                    && !name.equals(org.apache.activemq.artemis.api.core.Message.HDR_GROUP_SEQUENCE)
+                    && !name.equals(org.apache.activemq.artemis.api.core.Message.HDR_VALIDATED_USER);
+        }
+        return name.startsWith(VENDOR_PROPERTY) || name.equals(NATIVE_MESSAGE_ID_NAME);
     }
 
     @Override

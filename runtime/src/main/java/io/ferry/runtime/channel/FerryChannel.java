@@ -60,6 +60,11 @@ public final class FerryChannel {
         return endpoints.guarantee();
     }
 
+    /** Whether messages go from the source's client to the target's without being read into Ferry's form. */
+    public boolean sendsUnread() {
+        return endpoints.sendsUnread();
+    }
+
     /** The consume side's connection state. */
     public SharedConnection.State localState() {
         return endpoints.source().state();

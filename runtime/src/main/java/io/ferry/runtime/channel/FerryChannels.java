@@ -136,7 +136,8 @@ public final class FerryChannels implements SmartLifecycle {
         }
         started = true;
         for (FerryChannel channel : channels.values()) {
-            LOG.info("channel {}: {}", channel.id(), describe(channel.guarantee(), channel.config().produce().connection()));
+            LOG.info("channel {}: {}{}", channel.id(), describe(channel.guarantee(), channel.config().produce().connection()),
+                    channel.sendsUnread() ? "; messages go on as received, unread (no services, one provider at both ends)" : "");
             channel.start();
         }
         // Slices are always kept (the management port serves the last one); logging them is optional.
@@ -152,7 +153,8 @@ public final class FerryChannels implements SmartLifecycle {
     private FerryChannel build(FerryProperties.Channel channel, int index, ServiceFactories factories) {
         JmsEndpoints endpoints = new JmsEndpoints(
                 connection(channel.consume().connection()), source(channel),
-                connection(channel.produce().connection()), target(channel.produce()), channel.errorQueue());
+                connection(channel.produce().connection()), target(channel.produce()), channel.errorQueue(),
+                !channel.workflow().services().isEmpty());
         Backoff reconnect = reconnect();
         return new FerryChannel(channel, endpoints, () -> workflow(channel, index, factories, endpoints, reconnect));
     }
