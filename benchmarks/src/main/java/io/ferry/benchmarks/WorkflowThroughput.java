@@ -30,6 +30,7 @@ import io.ferry.broker.BrokerSettings;
 import io.ferry.broker.EmbeddedBroker;
 import io.ferry.core.event.LifecycleEventPublisher;
 import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.jms.JmsDestination;
 import io.ferry.core.jms.JmsEndpoints;
 import io.ferry.profiling.TimingRegistry;
 import io.ferry.workflow.AbstractWorkflow;
@@ -47,7 +48,7 @@ import io.ferry.workflow.WorkflowSettings;
  * <pre>java -cp benchmarks/target/benchmarks.jar io.ferry.benchmarks.WorkflowThroughput --runs 3</pre>
  */
 @Command(name = "workflow-throughput", mixinStandardHelpOptions = true,
-        description = "Measures workflow throughput: pool size 8 vs 1 with a 2 ms delay service, and events on vs off.")
+        description = "Measures workflow throughput: pool size 8 vs 1 with a 2 ms delay service, events on vs off, messages unread vs read.")
 public final class WorkflowThroughput implements Callable<Integer> {
 
     @Option(names = "--messages", defaultValue = "10000", description = "messages per case and run (default ${DEFAULT-VALUE})")
@@ -65,8 +66,8 @@ public final class WorkflowThroughput implements Callable<Integer> {
     @Option(names = "--config-dir", defaultValue = "config", description = "where the broker XMLs are (default ${DEFAULT-VALUE})")
     Path configDir;
 
-    @Option(names = "--cases", split = ",", description = "which comparisons: pooling, events (default: both)")
-    List<String> comparisons = List.of("pooling", "events");
+    @Option(names = "--cases", split = ",", description = "which comparisons: pooling, events, unread (default: all)")
+    List<String> comparisons = List.of("pooling", "events", "unread");
 
     /** One run's outcome: throughput, and CPU time of the whole process (brokers included) per message. */
     private record Result(double rate, double cpuMicrosPerMessage) {
@@ -75,15 +76,19 @@ public final class WorkflowThroughput implements Callable<Integer> {
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
 
-    private record Case(String comparison, String name, String workflow, int poolSize, boolean delay, boolean events) {
+    /** @param read the messages are read into Ferry's form and rebuilt, as with services, though there are none */
+    private record Case(String comparison, String name, String workflow, int poolSize, boolean delay, boolean events, boolean read) {
     }
 
     // Events are measured without services: a pooling workflow without services runs no pool, so it would repeat these.
+    // "unread": without services messages go from one Artemis client to the other unread; read, as a service would need them.
     private static final List<Case> CASES = List.of(
-            new Case("pooling", "pool-1-delay-2ms", "pooling", 1, true, false),
-            new Case("pooling", "pool-8-delay-2ms", "pooling", 8, true, false),
-            new Case("events", "standard-events-off", "standard", 1, false, false),
-            new Case("events", "standard-events-on", "standard", 1, false, true));
+            new Case("pooling", "pool-1-delay-2ms", "pooling", 1, true, false, true),
+            new Case("pooling", "pool-8-delay-2ms", "pooling", 8, true, false, true),
+            new Case("events", "standard-events-off", "standard", 1, false, false, false),
+            new Case("events", "standard-events-on", "standard", 1, false, true, false),
+            new Case("unread", "standard-unread", "standard", 1, false, false, false),
+            new Case("unread", "standard-read", "standard", 1, false, false, true));
 
     private EmbeddedBroker local;
     private EmbeddedBroker remote;
@@ -102,7 +107,7 @@ public final class WorkflowThroughput implements Callable<Integer> {
         }
         List<Case> cases = CASES.stream().filter(c -> comparisons.contains(c.comparison())).toList();
         if (cases.isEmpty()) {
-            System.err.println("workflow-throughput: --cases takes pooling and/or events");
+            System.err.println("workflow-throughput: --cases takes pooling, events and/or unread");
             return 2;
         }
         Path data = Files.createTempDirectory("ferry-throughput");
@@ -146,11 +151,11 @@ public final class WorkflowThroughput implements Callable<Integer> {
         remote.purge("out");
         preload(count);
         TimingRegistry.global().reset();
-        JmsEndpoints endpoints = new JmsEndpoints(ConnectionSettings.anonymous("local", local.url()), "in",
-                ConnectionSettings.anonymous("remote", remote.url()), "out", "ferry.errors");
         List<Service> services = c.delay()
                 ? List.of(new ServiceFactories().create("delay", "delay-2ms", Map.of("delay", "2ms")))
                 : List.of();
+        JmsEndpoints endpoints = new JmsEndpoints(ConnectionSettings.anonymous("local", local.url()), JmsDestination.queue("in"),
+                ConnectionSettings.anonymous("remote", remote.url()), JmsDestination.queue("out"), "ferry.errors", c.read() || !services.isEmpty());
         WorkflowSettings settings = WorkflowSettings.of("bench", c.name()).withSendEvents(c.events());
         AbstractWorkflow workflow = c.workflow().equals("standard")
                 ? new StandardWorkflow(settings, services, endpoints, events)
@@ -205,6 +210,8 @@ public final class WorkflowThroughput implements Callable<Integer> {
         ratio(rates, "pool 8 / pool 1, 2 ms delay, throughput:      ", "pool-8-delay-2ms", "pool-1-delay-2ms", "x (target >= 6)");
         ratio(rates, "events on / off, StandardWorkflow, throughput:", "standard-events-on", "standard-events-off", " (target >= 0.95)");
         ratio(cpu, "events on / off, StandardWorkflow, CPU/msg:   ", "standard-events-on", "standard-events-off", "");
+        ratio(rates, "unread / read, StandardWorkflow, throughput:  ", "standard-unread", "standard-read", "");
+        ratio(cpu, "unread / read, StandardWorkflow, CPU/msg:     ", "standard-unread", "standard-read", "");
     }
 
     private static double median(List<Double> sorted) {
