@@ -80,7 +80,7 @@ public final class JmsEndpoints implements MessageEndpoints {
     public Consumer openConsumer() throws ConsumeException {
         try {
             return new JmsConsumer(source, sourceDestination, errorQueue, translator, attempts, sendUnread,
-                    target.provider().capabilities(target.settings()).removesDuplicates());
+                    guarantee() == DeliveryGuarantee.EXACTLY_ONCE);
         } catch (JMSException e) {
             throw new ConsumeException("cannot consume from " + sourceDestination + " on " + source.settings() + ": " + e.getMessage(), e);
         }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 import jakarta.jms.ConnectionFactory;
+import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
@@ -231,14 +232,17 @@ public final class ArtemisProvider implements BrokerProvider {
      */
     @Override
     public UnreadMessage leaveUnread(Message received, Map<String, String> properties, String duplicateId) throws JMSException {
-        if (!(received instanceof ActiveMQMessage artemis) || received instanceof ObjectMessage
-                || received.getJMSReplyTo() instanceof TemporaryQueue || received.getJMSReplyTo() instanceof TemporaryTopic) {
+        if (!(received instanceof ActiveMQMessage artemis) || received instanceof ObjectMessage) {
             return null;
         }
+        Destination replyTo = received.getJMSReplyTo();
         ClientMessage core = artemis.getCoreMessage();
-        if (core.isLargeMessage()) {
+        if (replyTo instanceof TemporaryQueue || replyTo instanceof TemporaryTopic || core.isLargeMessage()) {
             return null;
         }
+        // Read while the message is as the broker sent it: once its properties change, asking would encode it anew,
+        // and the send encodes it again after setting its own.
+        long bodySize = core.getBodySize();
         List<SimpleString> notCarried = new ArrayList<>();
         for (SimpleString name : core.getPropertyNames()) {
             if (notCarried(name)) {
@@ -250,7 +254,7 @@ public final class ArtemisProvider implements BrokerProvider {
         if (duplicateId != null) {
             core.putStringProperty(DUPLICATE_ID, duplicateId);
         }
-        return new UnreadMessage(received, core.getBodySize());
+        return new UnreadMessage(received, bodySize);
     }
 
     private static boolean notCarried(SimpleString name) {
