@@ -36,7 +36,8 @@ public final class SoakCommand implements Callable<Integer>, OneLineErrors {
     Duration duration;
 
     @Option(names = "--rate", defaultValue = "1000", description = "messages per second, sent on a schedule (default ${DEFAULT-VALUE}: "
-            + "about half of what the bridge moves at full speed here, persistent, 3 KB; see docs/soak.md)")
+            + "a rate the bridge keeps up with here even on a busy day, persistent, 3 KB; for a share of full speed, "
+            + "measure that with ferry perf first; see docs/soak.md)")
     double rate;
 
     @Option(names = "--interval", converter = DurationConverter.class, defaultValue = "10s",

@@ -24,6 +24,7 @@ class BadConnectionSettingsTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             unknown provider              | ibm-mq           | tcp://127.0.0.1:1            |                                               |                          | ferry.connections.local.provider: unknown provider 'ibm-mq' (known: amqp, artemis, connection-factory, openwire, rabbitmq)
+            no host                       | artemis          | tcp://:61616                 |                                               |                          | ferry.connections.local.url: 'tcp://:61616': no host in tcp://:61616; write it like tcp://127.0.0.1:61616
             a port that is not a number   | artemis          | tcp://127.0.0.1:notaport     |                                               |                          | ferry.connections.local.url: 'tcp://127.0.0.1:notaport': port 'notaport' is not a number
             a port out of range           | openwire         | tcp://127.0.0.1:99999        |                                               |                          | ferry.connections.local.url: 'tcp://127.0.0.1:99999': port 99999 is out of range (1-65535)
             an AMQP port out of range     | amqp             | amqp://127.0.0.1:99999       |                                               |                          | ferry.connections.local.url: 'amqp://127.0.0.1:99999': port 99999 is out of range (1-65535)

@@ -67,6 +67,22 @@ class FerryCommandLineTest {
     }
 
     @Test
+    void mistakesAtAnyDepthAreAllReportedAtOnceOneLineEachAndExitCodeTwo() throws Exception {
+        Path file = AdapterConfig.empty().connection("local", "tcp://127.0.0.1:notaport").connection("remote", "tcp://127.0.0.1:1")
+                .channel(AdapterConfig.Channel.queues("c", "in", "out").workflow("pool-sise", 4).set("consume.subscriptoin", "x"))
+                .set("reconnect.multiplier", 0.5)
+                .write(dir.resolve("mistakes.yml"));
+        CommandRun result = run("run", "-c", file.toString());
+        assertThat(result.exitCode()).as(result.err()).isEqualTo(2);
+        assertThat(result.out()).isEmpty();
+        assertThat(result.err().lines()).containsExactlyInAnyOrder(
+                "ferry run: " + file + ": ferry.channels[0].workflow.pool-sise: unknown key",
+                "ferry run: " + file + ": ferry.channels[0].consume.subscriptoin: unknown key",
+                "ferry run: " + file + ": ferry.reconnect.multiplier: must be at least 1.0",
+                "ferry run: " + file + ": ferry.connections.local.url: 'tcp://127.0.0.1:notaport': port 'notaport' is not a number");
+    }
+
+    @Test
     void aQueueAndATopicTogetherIsOneLineAndExitCodeTwo() throws Exception {
         Path file = oneBroker(AdapterConfig.Channel.of("c").consume("local", "queue", "in")
                 .set("consume.topic", "orders").set("consume.subscription", "ferry-orders"))

@@ -53,21 +53,94 @@ class ConfigurationMistakesTest {
     void problemsOfEveryKindAreReportedTogetherOneLineEach() throws IOException {
         Path file = write(shipped()
                 .replace("        pool-size: 10", "        pool-size: many")
+                .replace("        batch-size: 100 ", "        batch-sise: 10 ")
                 .replace("    multiplier: 2.0", "    multiplier: 0.5")
                 .replace("        connection: remote", "        connection: remot"));
 
-        // Values that are not of their key's type come first; bound values and references after.
+        // Values not of their key's type and unknown keys first, then values out of range, then references:
+        // one pass, one line each.
         assertThatThrownBy(() -> loader.load(file)).isInstanceOf(ConfigException.class)
                 .satisfies(e -> assertThat(((ConfigException) e).lines()).containsExactly(
-                        file + ": ferry.channels[0].workflow.pool-size: 'many' is not a whole number"));
-        Path typed = write(Files.readString(file).replace("pool-size: many", "pool-size: 10"));
-        assertThatThrownBy(() -> loader.load(typed)).isInstanceOf(ConfigException.class)
+                        file + ": ferry.channels[0].workflow.pool-size: 'many' is not a whole number",
+                        file + ": ferry.channels[0].workflow.batch-sise: unknown key",
+                        file + ": ferry.reconnect.multiplier: must be at least 1.0",
+                        file + ": ferry.channels[0].produce.connection: unknown connection 'remot' (known: local, remote)"));
+    }
+
+    @Test
+    void aValueThatCannotBeReadIsOneProblemNotAlsoTheProblemsItsAbsenceWouldCause() throws IOException {
+        Path file = write(shipped().replace("url: ${FERRY_LOCAL_URL:tcp://127.0.0.1:61616}", "url: ${FERRY_TEST_UNSET_URL}")
+                .replace("    multiplier: 2.0", "    multiplier: 0.5"));
+
+        assertThatThrownBy(() -> loader.load(file)).isInstanceOf(ConfigException.class)
                 .satisfies(e -> assertThat(((ConfigException) e).lines()).containsExactly(
-                        typed + ": ferry.reconnect.multiplier: must be at least 1.0"));
-        Path bound = write(Files.readString(typed).replace("multiplier: 0.5", "multiplier: 2.0"));
-        assertThatThrownBy(() -> loader.load(bound)).isInstanceOf(ConfigException.class)
+                        file + ": ferry.connections.local.url: Could not resolve placeholder 'FERRY_TEST_UNSET_URL' in value "
+                                + "\"${FERRY_TEST_UNSET_URL}\" (write ${NAME:default} for a default, ${NAME:} for none)",
+                        file + ": ferry.reconnect.multiplier: must be at least 1.0"));
+    }
+
+    @Test
+    void aConnectionOrDestinationWhoseOnlyValueCannotBeReadIsOneProblemEach() throws IOException {
+        Path file = write("""
+                ferry:
+                  connections:
+                    local: {url: "${FERRY_TEST_UNSET_URL}"}
+                  channels:
+                    - id: c
+                      consume: {connection: local, queue: "${FERRY_TEST_UNSET_QUEUE}"}
+                      produce: {connection: local, queue: out}
+                """);
+
+        assertThatThrownBy(() -> loader.load(file)).isInstanceOf(ConfigException.class)
                 .satisfies(e -> assertThat(((ConfigException) e).lines()).containsExactly(
-                        bound + ": ferry.channels[0].produce.connection: unknown connection 'remot' (known: local, remote)"));
+                        file + ": ferry.connections.local.url: Could not resolve placeholder 'FERRY_TEST_UNSET_URL' in value "
+                                + "\"${FERRY_TEST_UNSET_URL}\" (write ${NAME:default} for a default, ${NAME:} for none)",
+                        file + ": ferry.channels[0].consume.queue: Could not resolve placeholder 'FERRY_TEST_UNSET_QUEUE' in value "
+                                + "\"${FERRY_TEST_UNSET_QUEUE}\" (write ${NAME:default} for a default, ${NAME:} for none)"));
+    }
+
+    @Test
+    void anUnknownKeyHidesOnlyTheKeyItMostLikelyMisspells() throws IOException {
+        Path file = write("""
+                ferry:
+                  conections: {local: {url: "tcp://127.0.0.1:61616"}}
+                  reconect: {multiplier: 2.0}
+                  channels:
+                    - id: c
+                      consume: {connection: local, queue: in, topic: orders}
+                      produce: {connection: local, queue: out}
+                      workflow: {poolSize: 5000, batch-sise: 10}
+                """);
+
+        // conections stands for the missing connections (so no 'must not be empty', and no channel's connection
+        // is unknown); reconect is near no missing key; a camel-case poolSize is pool-size, bounds checked.
+        assertThatThrownBy(() -> loader.load(file)).isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).lines()).containsExactlyInAnyOrder(
+                        file + ": ferry.conections: unknown key",
+                        file + ": ferry.reconect: unknown key",
+                        file + ": ferry.channels[0].workflow.batch-sise: unknown key",
+                        file + ": ferry.channels[0].workflow.pool-size: must be less than or equal to 1000",
+                        file + ": ferry.channels[0].consume: set either queue or topic, not both"));
+    }
+
+    @Test
+    void aServiceWithoutATypeAndAPlainValueWhereASectionGoesAreReportedWithTheRest() throws IOException {
+        Path file = write(shipped()
+                .replace("    multiplier: 2.0", "    multiplier: 0.5")
+                .replace("        services: []", "        services:\n          - id: stamp"));
+        Path plain = write(shipped()
+                .replace("    multiplier: 2.0", "    multiplier: 0.5")
+                .replace("  events:\n", "  events: everything\n  unused-events:\n"));
+
+        assertThatThrownBy(() -> loader.load(file)).isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).lines()).containsExactly(
+                        file + ": ferry.channels[0].workflow.services[0].type: must not be blank",
+                        file + ": ferry.reconnect.multiplier: must be at least 1.0"));
+        assertThatThrownBy(() -> loader.load(plain)).isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).lines()).containsExactly(
+                        plain + ": ferry.events: is a section: write its keys below it, not a value",
+                        plain + ": ferry.unused-events: unknown key",
+                        plain + ": ferry.reconnect.multiplier: must be at least 1.0"));
     }
 
     @Test

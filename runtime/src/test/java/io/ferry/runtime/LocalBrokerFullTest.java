@@ -132,8 +132,12 @@ class LocalBrokerFullTest {
     void aNearlyFullDiskIsDrainedByTheBridgeAndTakesLoadAgain() throws Exception {
         int messages = 2_000;
         Path disk = Files.createDirectories(dir.resolve("small-disk"));
-        Assumptions.assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", disk.toString()),
-                "a nearly full disk needs a small tmpfs, and mounting one needs root: skipped");
+        boolean mounted = run("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", disk.toString());
+        String skipped = "a nearly full disk needs a small tmpfs, and mounting one needs root: skipped";
+        if (!mounted) {
+            System.out.println("LocalBrokerFullTest: " + skipped); // the skip count alone would not say why
+        }
+        Assumptions.assumeTrue(mounted, skipped);
         try (CapturedLog log = CapturedLog.of(LifecycleEventPublisher.class);
              TestBroker local = TestBroker.create("local", disk.resolve("local"),
                      EmbeddedBroker.diskUsageLimit(50, 100, 1024 * 1024).andThen(EmbeddedBroker.paging("in", 256 * 1024, 64 * 1024))).start();

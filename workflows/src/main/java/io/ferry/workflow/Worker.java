@@ -31,7 +31,7 @@ import io.ferry.core.UntranslatableMessageException;
  * at low rates nothing waits for a timer; a lone message does not even wait to ask the source
  * whether another is waiting there), or at {@code batchSize} messages, or after
  * {@code batchTime}; a batch that already holds {@link WorkflowSettings#LINGER_FROM} messages (so
- * they arrive faster than batches commit) also waits up to {@code batchLinger} for the next one. The
+ * they arrive faster than batches commit) may also wait for more, {@code batchLinger} in all. The
  * batch is received first and its messages handled after: in turn on this thread, or in parallel by
  * a {@link HandlerPool}, all of them before the commit.
  *
@@ -209,30 +209,40 @@ final class Worker implements Runnable {
 
     /**
      * Receives into {@code batch} until it is full, or {@code batchTime} has passed, or no message is
-     * waiting; once it holds {@link WorkflowSettings#LINGER_FROM} messages, "waiting" includes the next
-     * {@code batchLinger}. The whole batch is received before any of it is handled, so its sends reach
-     * the target together, which costs the target broker less per message than a trickle
+     * waiting; once it holds {@link WorkflowSettings#LINGER_FROM} messages, "waiting" includes what is
+     * left of its {@code batchLinger}. The whole batch is received before any of it is handled, so its
+     * sends reach the target together, which costs the target broker less per message than a trickle
      * (docs/benchmarks.md, "What moved Ferry from 0.56-0.81x to level").
      */
     private void gather(FerryMessage first, List<FerryMessage> batch) throws ConsumeException, UntranslatableMessageException {
         int limit = isolateRemaining > 0 ? 1 : settings.batchSize();
         long deadline = System.nanoTime() + settings.batchTime().toNanos();
-        long lingerMillis = settings.batchLinger().toMillis();
+        long linger = settings.batchLinger().toNanos();
+        boolean lingering = false;
+        long lingerEnd = 0;
         long bytes = 0;
         FerryMessage message = first;
         while (message != null) {
             batch.add(message);
             bytes += message.bodySize();
-            long left = deadline - System.nanoTime();
-            if (batch.size() >= limit || bytes >= settings.batchBytes() || left <= 0) {
+            long now = System.nanoTime();
+            if (batch.size() >= limit || bytes >= settings.batchBytes() || now >= deadline) {
                 break;
             }
             // A lone message means the source is quiet: it goes at once, without first asking the
             // source (a round trip) whether more are waiting. Messages that come in bunches are
             // worth asking for: a fuller batch means fewer commits, each a journal sync.
-            message = batch.size() > 1 ? consumer.receiveNow() : consumer.receivePrefetched();
-            if (message == null && batch.size() >= WorkflowSettings.LINGER_FROM && lingerMillis > 0) {
-                long wait = Math.min(lingerMillis, TimeUnit.NANOSECONDS.toMillis(left));
+            // Once lingering, the source was asked already: the messages come to the waiting receive
+            // (where the provider cannot see its client's buffer, receivePrefetched asks again).
+            message = batch.size() > 1 && !lingering ? consumer.receiveNow() : consumer.receivePrefetched();
+            if (message == null && batch.size() >= WorkflowSettings.LINGER_FROM && linger > 0) {
+                // The linger is one budget per batch, counted from the first time it finds none waiting.
+                now = System.nanoTime();
+                if (!lingering) {
+                    lingering = true;
+                    lingerEnd = now + linger;
+                }
+                long wait = TimeUnit.NANOSECONDS.toMillis(Math.min(lingerEnd, deadline) - now);
                 message = wait > 0 ? consumer.receive(wait) : null;
             }
         }

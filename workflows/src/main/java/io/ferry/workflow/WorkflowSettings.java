@@ -13,8 +13,8 @@ import io.ferry.core.Backoff;
  * @param maxAttempts    how often a rejected message is tried before it goes to the error destination
  * @param batchSize      at most this many messages per transaction
  * @param batchTime      a batch closes after this long even if messages keep coming
- * @param batchLinger    how long a batch that already holds {@value #LINGER_FROM} messages waits for the next
- *                       one before it closes (0: it closes as soon as none is waiting)
+ * @param batchLinger    how long, in all, a batch that already holds {@value #LINGER_FROM} messages may wait for
+ *                       more before it closes (0: it closes as soon as none is waiting)
  * @param receiveTimeout bounds each receive, and so how fast a stop is noticed
  * @param reconnect      paces attempts to reach a broker that is down
  * @param batchBytes     a batch closes once the bodies it holds total this many bytes (or more): with large

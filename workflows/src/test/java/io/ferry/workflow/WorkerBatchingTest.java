@@ -28,7 +28,8 @@ class WorkerBatchingTest {
     /** Batch time is not under test here: long enough that a stalled thread never closes a batch. */
     private static final WorkflowSettings NO_BATCH_TIME = WorkflowSettings.of("c", "w")
             .withBatch(WorkflowSettings.DEFAULT_BATCH_SIZE, Duration.ofSeconds(10));
-    private static final WorkflowSettings LINGERING = NO_BATCH_TIME.withBatchLinger(Duration.ofMillis(1));
+    /** A linger budget no stalled thread uses up: the batches close because no message comes. */
+    private static final WorkflowSettings LINGERING = NO_BATCH_TIME.withBatchLinger(Duration.ofSeconds(5));
 
     @Test
     void aSmallBatchClosesAsSoonAsNoMessageIsWaitingEvenWithALinger() throws Exception {
@@ -70,14 +71,40 @@ class WorkerBatchingTest {
     }
 
     @Test
-    void aBatchOfTenWaitsUpToTheLingerForEachNextMessage() throws Exception {
+    void aBatchOfTenWaitsWithinItsLingerForMoreWithoutAskingTheSourceAgain() throws Exception {
         ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).arrivingLater(5);
 
         List<Integer> batches = run(source, LINGERING, WorkflowSettings.LINGER_FROM + 5);
 
         assertThat(batches).containsExactly(WorkflowSettings.LINGER_FROM + 5);
         // Five waits that brought a message, and one that found nothing and closed the batch.
-        assertThat(source.waits.stream().filter(wait -> wait == 1L)).hasSize(6);
+        assertThat(source.waits.stream().filter(wait -> wait > IDLE_RECEIVE.toMillis())).hasSize(6);
+        // From the third message on each was asked for: eight found one, the ninth none; the waits after it did not ask.
+        assertThat(source.asked).isEqualTo(WorkflowSettings.LINGER_FROM - 1);
+    }
+
+    @Test
+    void theLingerIsOneBudgetPerBatchNotAWaitForEachMessage() throws Exception {
+        // Each later message comes 40 ms after the receive that waits for it; the budget is 60 ms: the first
+        // wait brings one, the second may wait only what is left of the budget, finds none, and the batch closes.
+        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).arrivingAfter(Duration.ofMillis(40), 3);
+
+        List<Integer> batches = run(source, NO_BATCH_TIME.withBatchLinger(Duration.ofMillis(60)), WorkflowSettings.LINGER_FROM + 3);
+
+        // Ten waiting and one within the budget; the other two one by one, too few to linger for.
+        assertThat(batches).containsExactly(WorkflowSettings.LINGER_FROM + 1, 1, 1);
+    }
+
+    @Test
+    void theBatchTimeEndsALingerEarly() throws Exception {
+        // A linger far longer than the batch time (200 ms): the first wait brings one (150 ms), the second may
+        // wait only what is left of the batch time, finds none, and the batch closes.
+        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).arrivingAfter(Duration.ofMillis(150), 2);
+
+        List<Integer> batches = run(source, LINGERING.withBatch(WorkflowSettings.DEFAULT_BATCH_SIZE, Duration.ofMillis(200)),
+                WorkflowSettings.LINGER_FROM + 2);
+
+        assertThat(batches).containsExactly(WorkflowSettings.LINGER_FROM + 1, 1);
     }
 
     @Test
@@ -140,7 +167,8 @@ class WorkerBatchingTest {
     private static final class ScriptedSource implements Consumer {
         private enum Where { PREFETCHED, AT_SOURCE, LATER }
 
-        private record Arrival(FerryMessage message, Where where) {
+        /** @param delay how long after a waiting receive asks a LATER message comes (zero: at once) */
+        private record Arrival(FerryMessage message, Where where, Duration delay) {
         }
 
         private final Deque<Arrival> arrivals = new ArrayDeque<>();
@@ -161,10 +189,18 @@ class WorkerBatchingTest {
             return add(count, Where.LATER);
         }
 
+        synchronized ScriptedSource arrivingAfter(Duration delay, int count) {
+            return add(count, Where.LATER, delay);
+        }
+
         private ScriptedSource add(int count, Where where) {
+            return add(count, where, Duration.ZERO);
+        }
+
+        private ScriptedSource add(int count, Where where, Duration delay) {
             for (int i = 0; i < count; i++) {
                 String id = Integer.toString(next++);
-                arrivals.add(new Arrival(new FerryMessage(id, FerryMessage.PayloadType.BYTES, id.getBytes(StandardCharsets.UTF_8)), where));
+                arrivals.add(new Arrival(new FerryMessage(id, FerryMessage.PayloadType.BYTES, id.getBytes(StandardCharsets.UTF_8)), where, delay));
             }
             return this;
         }
@@ -172,12 +208,25 @@ class WorkerBatchingTest {
         @Override
         public synchronized FerryMessage receive(long timeoutMillis) {
             waits.add(timeoutMillis);
-            Arrival arrival = arrivals.poll();
+            Arrival arrival = arrivals.peek();
             if (arrival == null) {
                 Thread.yield(); // nothing more will come: the test stops the worker
                 return null;
             }
-            return arrival.message();
+            if (arrival.delay().toMillis() > timeoutMillis) {
+                sleep(timeoutMillis); // it comes after this receive has given up
+                return null;
+            }
+            sleep(arrival.delay().toMillis());
+            return arrivals.poll().message();
+        }
+
+        private static void sleep(long millis) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
 
         @Override

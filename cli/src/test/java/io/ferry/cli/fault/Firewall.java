@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
+import com.sun.security.auth.module.UnixSystem;
+
 /**
  * Silent network faults on loopback ports, made with iptables: packets to and from a port are dropped,
  * all of them (a cut: no reset, no FIN, so both ends see only silence) or a random share (loss). Every
@@ -27,8 +29,9 @@ final class Firewall implements AutoCloseable {
 
     /** Why iptables rules cannot be made here (not root, no iptables, no permission), or null when they can. */
     static String unavailableReason() {
-        if (!"root".equals(System.getProperty("user.name"))) {
-            return "network fault tests need root for iptables (running as " + System.getProperty("user.name") + ")";
+        long uid = new UnixSystem().getUid();
+        if (uid != 0) {
+            return "network fault tests need root for iptables (running as uid " + uid + ")";
         }
         try {
             String failure = run(List.of("iptables", "-w", "-S", "INPUT"));

@@ -9,6 +9,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.context.properties.bind.Name;
@@ -81,6 +83,22 @@ public final class ConfigurationKeys {
             }
         }
         return false;
+    }
+
+    /**
+     * The names of the keys and sections directly below a name, as {@link #find} compares them
+     * ({@code poolsize} for {@code pool-size}): {@code consume}, {@code produce}, ... below {@code ferry.channels[0]}.
+     */
+    public Set<String> childrenOf(String name) {
+        List<String> segments = segments(name);
+        Set<String> children = new TreeSet<>();
+        for (Key key : keys) {
+            List<String> pattern = segments(key.path());
+            if (pattern.size() > segments.size() && matches(segments, pattern.subList(0, segments.size()))) {
+                children.add(pattern.get(segments.size()));
+            }
+        }
+        return children;
     }
 
     /**

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import jakarta.validation.Validation;
 import jakarta.validation.ValidatorFactory;
@@ -27,6 +29,7 @@ import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.convert.ConversionService;
 import org.springframework.core.env.EnumerablePropertySource;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.io.FileSystemResource;
@@ -54,6 +57,10 @@ public final class FerryConfigLoader {
     /** Read by nobody: logback keeps its logback.xml. Refused rather than silently ignored. */
     private static final String LOGGING = "logging";
     private static final ConversionService CONVERSION = ApplicationConversionService.getSharedInstance();
+    /** Binds in place of text that cannot be read (an unresolved placeholder): no check mistakes it for a missing value. */
+    private static final String UNREADABLE = "(unreadable)";
+    /** An unknown key this close to a missing one is taken for it misspelt (pool-sise for pool-size, chanels for channels). */
+    private static final int MISSPELT_WITHIN = 2;
 
     private final ConfigurationKeys keys = ConfigurationKeys.ofFerry();
 
@@ -68,19 +75,104 @@ public final class FerryConfigLoader {
         List<PropertySource<?>> yaml = parse(file);
         yaml.forEach(environment.getPropertySources()::addFirst);
         List<String> problems = new ArrayList<>();
-        checkKeysAndValues(yaml, environment, problems);
-        if (!problems.isEmpty()) {
-            throw new ConfigException(file, problems);
+        FileCheck read = checkKeysAndValues(file, yaml, environment, problems);
+        // Bound with stand-ins for the values that cannot be read and without the unknown keys, so that
+        // every other problem is found in the same pass.
+        List<String> later = new ArrayList<>();
+        FerryProperties properties = bind(Binder.get(read.bindable(yaml)), later);
+        if (properties != null) {
+            checkReferences(properties, later);
         }
-        FerryProperties properties = bind(file, Binder.get(environment), problems);
-        if (!problems.isEmpty()) {
-            throw new ConfigException(file, problems);
+        // One line per key: what a problem leaves wrong further on is not reported again.
+        Set<String> reported = problems.stream().map(problem -> relaxed(keyOf(problem))).collect(Collectors.toCollection(HashSet::new));
+        for (String problem : later) {
+            String key = relaxed(keyOf(problem));
+            if (!read.explains(key) && reported.stream().noneMatch(earlier -> isAtOrBelow(key, earlier))) {
+                problems.add(problem);
+                reported.add(key);
+            }
         }
-        checkReferences(properties, problems);
         if (!problems.isEmpty()) {
             throw new ConfigException(file, problems);
         }
         return properties;
+    }
+
+    /**
+     * What the file's keys and values say before binding.
+     *
+     * @param standIns what binds in place of each value that cannot be read (null: nothing, the default stands in)
+     * @param hidden   the file's names at or below an unknown key, and sections given a value: not bound
+     * @param written  every name of the file, {@link #relaxed}
+     * @param stoodFor keys the file lacks that an unknown key beside them most likely stands for, misspelt, {@link #relaxed}
+     */
+    private record FileCheck(Map<String, Object> standIns, Set<String> hidden, Set<String> written, Set<String> stoodFor) {
+
+        /** The file's values as the binder gets them. */
+        StandardEnvironment bindable(List<PropertySource<?>> yaml) {
+            StandardEnvironment environment = new StandardEnvironment();
+            for (PropertySource<?> source : yaml) {
+                if (source instanceof EnumerablePropertySource<?> enumerable) {
+                    Map<String, Object> values = new LinkedHashMap<>();
+                    for (String name : enumerable.getPropertyNames()) {
+                        Object value = standIns.containsKey(name) ? standIns.get(name) : enumerable.getProperty(name);
+                        if (value != null && !hidden.contains(name)) {
+                            values.put(name, value);
+                        }
+                    }
+                    environment.getPropertySources().addFirst(new MapPropertySource(source.getName(), values));
+                } else {
+                    environment.getPropertySources().addFirst(source);
+                }
+            }
+            return environment;
+        }
+
+        /**
+         * Whether a problem at the key follows from another the file check reported: it is at or above a value
+         * that could not be read (or its stand-in), it was written only where nothing is bound, or a misspelt key
+         * most likely stands for it or for a part of it.
+         */
+        boolean explains(String key) {
+            boolean aboveUnreadable = standIns.keySet().stream().anyMatch(name -> isAtOrBelow(relaxed(name), key));
+            boolean writtenOnlyWhereHidden = hidden.stream().anyMatch(name -> isAtOrBelow(relaxed(name), key))
+                    && written.stream().filter(name -> isAtOrBelow(name, key))
+                            .allMatch(name -> hidden.stream().anyMatch(unknown -> relaxed(unknown).equals(name)));
+            boolean misspelt = stoodFor.stream().anyMatch(meant -> meant.equals(key) || parentOf(meant).equals(key));
+            return aboveUnreadable || writtenOnlyWhereHidden || misspelt;
+        }
+    }
+
+    /** The key a {@code .name} or {@code [index]} is below: {@code ferry.channels[0]} for {@code ferry.channels[0].consume}. */
+    private static String parentOf(String key) {
+        int end = Math.max(key.lastIndexOf('.'), key.lastIndexOf('['));
+        return end < 0 ? "" : key.substring(0, end);
+    }
+
+    /** The name as Spring binds it: case, dashes and underscores aside outside brackets ({@code poolSize} is {@code pool-size}). */
+    private static String relaxed(String name) {
+        StringBuilder relaxed = new StringBuilder(name.length());
+        boolean inBrackets = false;
+        for (char c : name.toCharArray()) {
+            inBrackets = c == '[' || inBrackets && c != ']';
+            if (inBrackets || c == ']') {
+                relaxed.append(c);
+            } else if (c != '-' && c != '_') {
+                relaxed.append(Character.toLowerCase(c));
+            }
+        }
+        return relaxed.toString();
+    }
+
+    /** Whether {@code key} is {@code other} or a key below it. */
+    private static boolean isAtOrBelow(String key, String other) {
+        return key.equals(other) || key.startsWith(other + ".") || key.startsWith(other + "[");
+    }
+
+    /** The key a problem names: the text before its first ": ". */
+    private static String keyOf(String problem) {
+        int end = problem.indexOf(": ");
+        return end < 0 ? problem : problem.substring(0, end);
     }
 
     private static List<PropertySource<?>> parse(Path file) {
@@ -103,19 +195,22 @@ public final class FerryConfigLoader {
      * placeholders resolved, is of the key's type. Binding alone would let a misspelled key below a list's
      * element pass unnoticed, and would stop at the first value it cannot convert.
      */
-    private void checkKeysAndValues(List<PropertySource<?>> yaml, StandardEnvironment environment, List<String> problems) {
+    private FileCheck checkKeysAndValues(Path file, List<PropertySource<?>> yaml, StandardEnvironment environment, List<String> problems) {
         boolean ferrySection = yaml.stream().anyMatch(source -> source instanceof EnumerablePropertySource<?> enumerable
                 && Arrays.stream(enumerable.getPropertyNames()).anyMatch(name -> name.split("[.\\[]", 2)[0].equals(PREFIX)));
         if (!ferrySection) {
-            problems.add("no 'ferry:' section");
-            return;
+            throw new ConfigException(file, List.of("no 'ferry:' section"));
         }
+        Map<String, Object> standIns = new HashMap<>();
         Set<String> unknown = new LinkedHashSet<>();
+        Set<String> sectionsWithValues = new HashSet<>();
+        Set<String> names = new LinkedHashSet<>();
         for (PropertySource<?> source : yaml) {
             if (!(source instanceof EnumerablePropertySource<?> enumerable)) {
                 continue;
             }
             for (String name : enumerable.getPropertyNames()) {
+                names.add(name);
                 String root = name.split("[.\\[]", 2)[0];
                 if (SPRING_SECTIONS.contains(root)) {
                     continue;
@@ -131,36 +226,88 @@ public final class FerryConfigLoader {
                 ConfigurationKeys.Key key = keys.find(name);
                 Object raw = enumerable.getProperty(name);
                 if (key == null) {
-                    if (!(keys.isParent(name) && isEmpty(raw))) {
+                    if (!keys.isParent(name)) {
                         unknown.add(keys.unknownPart(name));
+                    } else if (!isEmpty(raw)) {
+                        problems.add(name + ": is a section: write its keys below it, not a value");
+                        sectionsWithValues.add(name);
                     }
                     continue;
                 }
-                checkValue(name, key, raw, environment, problems);
+                if (!readable(name, key, raw, environment, problems)) {
+                    standIns.put(name, standIn(key));
+                }
             }
         }
         for (String name : unknown) {
             problems.add(name + ": unknown key" + (name.contains(".") || name.contains("[") ? ""
                     : " (a Ferry configuration has a 'ferry:' section, and Spring Boot's spring:, server: and management: ones)"));
         }
+        Set<String> hidden = names.stream().filter(name -> sectionsWithValues.contains(name)
+                || unknown.stream().anyMatch(part -> isAtOrBelow(name, part))).collect(Collectors.toSet());
+        Set<String> written = names.stream().map(FerryConfigLoader::relaxed).collect(Collectors.toSet());
+        Set<String> stoodFor = new HashSet<>();
+        for (String part : unknown) {
+            String parent = relaxed(parentOf(part));
+            String misspelt = relaxed(part).substring(parent.length()).replaceFirst("^\\.", "");
+            // Only named keys: a list's element or a map's entry is no misspelling of a name.
+            for (String child : keys.childrenOf(parent).stream().filter(child -> Character.isLetter(child.charAt(0))).toList()) {
+                String meant = parent + "." + child;
+                if (editDistance(misspelt, child) <= MISSPELT_WITHIN && written.stream().noneMatch(name -> isAtOrBelow(name, meant))) {
+                    stoodFor.add(meant);
+                }
+            }
+        }
+        return new FileCheck(standIns, hidden, written, stoodFor);
     }
 
-    private static void checkValue(String name, ConfigurationKeys.Key key, Object raw, StandardEnvironment environment, List<String> problems) {
-        if (key.takesAnyKeyBelow() || raw == null || key.type() == String.class) {
-            if (raw instanceof CharSequence text) {
-                resolve(name, text.toString(), environment, problems);
+    /**
+     * What binds in place of a value that cannot be read: its default; for text without one a marker
+     * that binds and that no check takes for a real value's absence; else nothing.
+     */
+    private static Object standIn(ConfigurationKeys.Key key) {
+        if (key.defaultValue() != null) {
+            return key.defaultValue();
+        }
+        return key.type() == String.class || key.takesAnyKeyBelow() ? UNREADABLE : null;
+    }
+
+    /** Levenshtein's distance: how many letters to insert, delete or replace to make one word the other. */
+    private static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int replace = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(replace, Math.min(previous[j], current[j - 1]) + 1);
             }
-            return;
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+
+    /** Whether the value can be read as its key's type, placeholders resolved; if not, one problem says why. */
+    private static boolean readable(String name, ConfigurationKeys.Key key, Object raw, StandardEnvironment environment, List<String> problems) {
+        if (key.takesAnyKeyBelow() || raw == null || key.type() == String.class) {
+            return !(raw instanceof CharSequence text) || resolve(name, text.toString(), environment, problems) != null;
         }
         String value = resolve(name, String.valueOf(raw), environment, problems);
         if (value == null) {
-            return;
+            return false;
         }
         try {
             CONVERSION.convert(value.strip(), key.type());
+            return true;
         } catch (RuntimeException e) {
             problems.add(name + ": " + (key.type().isEnum() ? "unknown value '" + value + "' (known: " + known(key.type()) + ")"
                     : "'" + value + "' is not " + describe(key.type())));
+            return false;
         }
     }
 
@@ -201,16 +348,18 @@ public final class FerryConfigLoader {
 
     /**
      * Binds, then validates the whole: every value out of range is one problem, all of them reported
-     * together (validating while binding would stop at the first object with a problem).
+     * together (validating while binding would stop at the first object with a problem). Null when the
+     * values cannot be bound at all (one problem).
      */
-    private static FerryProperties bind(Path file, Binder binder, List<String> problems) {
+    private static FerryProperties bind(Binder binder, List<String> problems) {
         FerryProperties properties;
         try {
-            properties = binder.bind(PREFIX, Bindable.of(FerryProperties.class))
-                    .orElseThrow(() -> new ConfigException(file + ": no 'ferry:' section"));
+            // With every value of the section unreadable, nothing is bound: the defaults stand in.
+            properties = binder.bindOrCreate(PREFIX, Bindable.of(FerryProperties.class));
         } catch (BindException e) {
             String key = e.getProperty() != null ? e.getProperty().getName().toString() : e.getName().toString();
-            throw new ConfigException(file, List.of(key + ": " + oneLine(rootCause(e).getMessage())));
+            problems.add(key + ": " + oneLine(rootCause(e).getMessage()));
+            return null;
         }
         try (ValidatorFactory factory = Validation.byDefaultProvider().configure()
                 .messageInterpolator(new ParameterMessageInterpolator()).buildValidatorFactory()) {
@@ -241,17 +390,23 @@ public final class FerryConfigLoader {
         ServiceFactories services = new ServiceFactories(LoaderPath.servicesClassLoader());
         Map<String, BrokerProvider> providers = checkConnections(properties, problems);
         Set<String> ids = new HashSet<>();
-        for (int i = 0; i < properties.channels().size(); i++) {
-            FerryProperties.Channel channel = properties.channels().get(i);
+        // Checked as far as the file's parts were bound: a missing part is a problem of its own.
+        List<FerryProperties.Channel> channels = properties.channels() == null ? List.of() : properties.channels();
+        for (int i = 0; i < channels.size(); i++) {
+            FerryProperties.Channel channel = channels.get(i);
             String key = PREFIX + ".channels[" + i + "]";
             if (!ids.add(channel.id())) {
                 problems.add(key + ".id: duplicate channel id '" + channel.id() + "'");
             }
-            checkConnection(properties, key + ".consume.connection", channel.consume().connection(), problems);
-            checkConnection(properties, key + ".produce.connection", channel.produce().connection(), problems);
-            checkDestination(key + ".consume", channel.consume(), true, problems);
-            checkDestination(key + ".produce", channel.produce(), false, problems);
-            checkSubscription(key + ".consume", channel.consume(), properties, providers, problems);
+            if (channel.consume() != null) {
+                checkConnection(properties, key + ".consume.connection", channel.consume().connection(), problems);
+                checkDestination(key + ".consume", channel.consume(), true, problems);
+                checkSubscription(key + ".consume", channel.consume(), properties, providers, problems);
+            }
+            if (channel.produce() != null) {
+                checkConnection(properties, key + ".produce.connection", channel.produce().connection(), problems);
+                checkDestination(key + ".produce", channel.produce(), false, problems);
+            }
             Duration linger = channel.workflow().batchLinger();
             if (!linger.isZero() && linger.compareTo(Duration.ofMillis(1)) < 0) {
                 // A receive waits in whole milliseconds: a shorter linger would silently be none.
@@ -265,7 +420,7 @@ public final class FerryConfigLoader {
                 if (!serviceIds.add(service.id())) {
                     problems.add(serviceKey + ".id: duplicate service id '" + service.id() + "'");
                 }
-                if (!services.knows(service.type())) {
+                if (service.type() != null && !services.knows(service.type())) {
                     problems.add(serviceKey + ".type: unknown service type '" + service.type()
                             + "' (known: " + String.join(", ", services.types()) + ")");
                 }
@@ -290,7 +445,8 @@ public final class FerryConfigLoader {
         ClassLoader before = thread.getContextClassLoader();
         thread.setContextClassLoader(LoaderPath.servicesClassLoader());
         try {
-            for (Map.Entry<String, FerryProperties.Connection> connection : properties.connections().entrySet()) {
+            Map<String, FerryProperties.Connection> connections = properties.connections() == null ? Map.of() : properties.connections();
+            for (Map.Entry<String, FerryProperties.Connection> connection : connections.entrySet()) {
                 String key = PREFIX + ".connections." + connection.getKey();
                 try {
                     providers.put(connection.getKey(), BrokerProviders.onClassPath().checked(connection.getValue().settings(connection.getKey())));
@@ -363,7 +519,9 @@ public final class FerryConfigLoader {
     }
 
     private static void checkConnection(FerryProperties properties, String key, String name, List<String> problems) {
-        if (name != null && !properties.connections().containsKey(name)) {
+        // Without connections (a problem of its own) every name would be unknown.
+        boolean none = properties.connections() == null || properties.connections().isEmpty();
+        if (name != null && !none && !properties.connections().containsKey(name)) {
             problems.add(key + ": unknown connection '" + name + "' (known: " + String.join(", ", properties.connections().keySet()) + ")");
         }
     }

@@ -126,7 +126,7 @@ public record FerryProperties(
      * @param maxAttempts   how often a rejected message is tried before it goes to the error queue
      * @param batchSize     at most this many messages per transaction (1: one transaction per message)
      * @param batchTime     a batch closes after this long even while messages keep coming
-     * @param batchLinger   how long a batch that already holds 10 messages waits for the next one (0: not at all)
+     * @param batchLinger   how long, in all, a batch that already holds 10 messages may wait for more (0: not at all)
      * @param drainTimeout  how long stopping waits for in-flight messages
      */
     public record Workflow(
