@@ -57,6 +57,14 @@ class FerryConfigLoaderTest {
     }
 
     @Test
+    void aConnectionNameWithADotIsWrittenInBrackets() throws IOException {
+        FerryProperties properties = loader.load(write(VALID.replace("local: {url", "\"[eu.west]\": {url")
+                .replace("connection: local", "connection: eu.west") + "  events: {connection: eu.west}\n"));
+        assertThat(properties.connections()).containsKey("eu.west");
+        assertThat(properties.channels().get(0).consume().connection()).isEqualTo("eu.west");
+    }
+
+    @Test
     void aBatchLingerInNanosecondsAsFerryPerfWritesItIsRead() throws IOException {
         FerryProperties properties = loader.load(write(VALID + "      workflow: {batch-linger: 2000000ns}\n"));
         assertThat(properties.channels().get(0).workflow().batchLinger()).isEqualTo(Duration.ofMillis(2));

@@ -137,23 +137,38 @@ public final class ConfigurationKeys {
         return true;
     }
 
-    /** {@code ferry.channels[0].workflow.pool-size} as {@code [ferry, channels, [], workflow, poolsize]}. */
+    /**
+     * {@code ferry.channels[0].workflow.pool-size} as {@code [ferry, channels, [], workflow, poolsize]}. A name
+     * in brackets may hold dots ({@code connections[eu.west]}): it is one segment.
+     */
     private static List<String> segments(String name) {
         List<String> segments = new ArrayList<>();
-        for (String part : name.split("\\.")) {
-            int bracket = part.indexOf('[');
-            String head = bracket < 0 ? part : part.substring(0, bracket);
-            if (!head.isEmpty()) {
-                segments.add(head.replace("-", "").replace("_", "").toLowerCase(Locale.ROOT));
-            }
-            for (int at = bracket; at >= 0; at = part.indexOf('[', at + 1)) {
-                String index = part.substring(at + 1, part.indexOf(']', at));
+        int at = 0;
+        while (at < name.length()) {
+            char next = name.charAt(at);
+            if (next == '.') {
+                at++;
+            } else if (next == '[') {
+                int close = name.indexOf(']', at);
+                int end = close < 0 ? name.length() : close;
+                String index = name.substring(at + 1, end);
                 // A map key written in brackets (properties[brokerURL]) is a name, an index a list's element.
-                segments.add(index.chars().allMatch(Character::isDigit) || index.isEmpty() ? "[]"
-                        : index.replace("-", "").replace("_", "").toLowerCase(Locale.ROOT));
+                segments.add(index.chars().allMatch(Character::isDigit) ? "[]" : relaxed(index));
+                at = end + 1;
+            } else {
+                int end = at;
+                while (end < name.length() && name.charAt(end) != '.' && name.charAt(end) != '[') {
+                    end++;
+                }
+                segments.add(relaxed(name.substring(at, end)));
+                at = end;
             }
         }
         return segments;
+    }
+
+    private static String relaxed(String segment) {
+        return segment.replace("-", "").replace("_", "").toLowerCase(Locale.ROOT);
     }
 
     private static void collect(String prefix, Class<?> record, List<Key> keys) {
