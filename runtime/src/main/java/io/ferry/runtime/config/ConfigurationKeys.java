@@ -75,14 +75,7 @@ public final class ConfigurationKeys {
 
     /** Whether the name is a parent of some key (a section, a list, a map), as an empty one is written. */
     public boolean isParent(String name) {
-        List<String> segments = segments(name);
-        for (Key key : keys) {
-            List<String> pattern = segments(key.path());
-            if (pattern.size() > segments.size() && matches(segments, pattern.subList(0, segments.size()))) {
-                return true;
-            }
-        }
-        return false;
+        return !childrenOf(name).isEmpty();
     }
 
     /**
@@ -167,8 +160,9 @@ public final class ConfigurationKeys {
         return segments;
     }
 
-    private static String relaxed(String segment) {
-        return segment.replace("-", "").replace("_", "").toLowerCase(Locale.ROOT);
+    /** A name as Spring binds it: case, dashes and underscores aside ({@code poolSize} is {@code pool-size}). */
+    static String relaxed(String name) {
+        return name.replace("-", "").replace("_", "").toLowerCase(Locale.ROOT);
     }
 
     private static void collect(String prefix, Class<?> record, List<Key> keys) {

@@ -84,9 +84,10 @@ public final class FerryConfigLoader {
             checkReferences(properties, later);
         }
         // One line per key: what a problem leaves wrong further on is not reported again.
-        Set<String> reported = problems.stream().map(problem -> relaxed(keyOf(problem))).collect(Collectors.toCollection(HashSet::new));
+        Set<String> reported = problems.stream().map(problem -> ConfigurationKeys.relaxed(keyOf(problem)))
+                .collect(Collectors.toCollection(HashSet::new));
         for (String problem : later) {
-            String key = relaxed(keyOf(problem));
+            String key = ConfigurationKeys.relaxed(keyOf(problem));
             if (!read.explains(key) && reported.stream().noneMatch(earlier -> isAtOrBelow(key, earlier))) {
                 problems.add(problem);
                 reported.add(key);
@@ -103,8 +104,8 @@ public final class FerryConfigLoader {
      *
      * @param standIns what binds in place of each value that cannot be read (null: nothing, the default stands in)
      * @param hidden   the file's names at or below an unknown key, and sections given a value: not bound
-     * @param written  every name of the file, {@link #relaxed}
-     * @param stoodFor keys the file lacks that an unknown key beside them most likely stands for, misspelt, {@link #relaxed}
+     * @param written  every name of the file, {@link ConfigurationKeys#relaxed}
+     * @param stoodFor keys the file lacks that an unknown key beside them most likely stands for, misspelt, {@link ConfigurationKeys#relaxed}
      */
     private record FileCheck(Map<String, Object> standIns, Set<String> hidden, Set<String> written, Set<String> stoodFor) {
 
@@ -134,10 +135,10 @@ public final class FerryConfigLoader {
          * most likely stands for it or for a part of it.
          */
         boolean explains(String key) {
-            boolean aboveUnreadable = standIns.keySet().stream().anyMatch(name -> isAtOrBelow(relaxed(name), key));
-            boolean writtenOnlyWhereHidden = hidden.stream().anyMatch(name -> isAtOrBelow(relaxed(name), key))
+            boolean aboveUnreadable = standIns.keySet().stream().anyMatch(name -> isAtOrBelow(ConfigurationKeys.relaxed(name), key));
+            boolean writtenOnlyWhereHidden = hidden.stream().anyMatch(name -> isAtOrBelow(ConfigurationKeys.relaxed(name), key))
                     && written.stream().filter(name -> isAtOrBelow(name, key))
-                            .allMatch(name -> hidden.stream().anyMatch(unknown -> relaxed(unknown).equals(name)));
+                            .allMatch(name -> hidden.stream().anyMatch(unknown -> ConfigurationKeys.relaxed(unknown).equals(name)));
             boolean misspelt = stoodFor.stream().anyMatch(meant -> meant.equals(key) || parentOf(meant).equals(key));
             return aboveUnreadable || writtenOnlyWhereHidden || misspelt;
         }
@@ -147,21 +148,6 @@ public final class FerryConfigLoader {
     private static String parentOf(String key) {
         int end = Math.max(key.lastIndexOf('.'), key.lastIndexOf('['));
         return end < 0 ? "" : key.substring(0, end);
-    }
-
-    /** The name as Spring binds it: case, dashes and underscores aside outside brackets ({@code poolSize} is {@code pool-size}). */
-    private static String relaxed(String name) {
-        StringBuilder relaxed = new StringBuilder(name.length());
-        boolean inBrackets = false;
-        for (char c : name.toCharArray()) {
-            inBrackets = c == '[' || inBrackets && c != ']';
-            if (inBrackets || c == ']') {
-                relaxed.append(c);
-            } else if (c != '-' && c != '_') {
-                relaxed.append(Character.toLowerCase(c));
-            }
-        }
-        return relaxed.toString();
     }
 
     /** Whether {@code key} is {@code other} or a key below it. */
@@ -245,11 +231,11 @@ public final class FerryConfigLoader {
         }
         Set<String> hidden = names.stream().filter(name -> sectionsWithValues.contains(name)
                 || unknown.stream().anyMatch(part -> isAtOrBelow(name, part))).collect(Collectors.toSet());
-        Set<String> written = names.stream().map(FerryConfigLoader::relaxed).collect(Collectors.toSet());
+        Set<String> written = names.stream().map(ConfigurationKeys::relaxed).collect(Collectors.toSet());
         Set<String> stoodFor = new HashSet<>();
         for (String part : unknown) {
-            String parent = relaxed(parentOf(part));
-            String misspelt = relaxed(part).substring(parent.length()).replaceFirst("^\\.", "");
+            String parent = ConfigurationKeys.relaxed(parentOf(part));
+            String misspelt = ConfigurationKeys.relaxed(part).substring(parent.length()).replaceFirst("^\\.", "");
             // Only named keys: a list's element or a map's entry is no misspelling of a name.
             for (String child : keys.childrenOf(parent).stream().filter(child -> Character.isLetter(child.charAt(0))).toList()) {
                 String meant = parent + "." + child;
