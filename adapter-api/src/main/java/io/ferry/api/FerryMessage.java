@@ -57,6 +57,8 @@ public final class FerryMessage {
     private int priority = 4;
     private long expiration;
     private String correlationId;
+    /** JMSCorrelationID in its byte form (a provider's native correlation id); null unless the sender set one. */
+    private byte[] correlationIdBytes;
     private String type;
     private ReplyTo replyTo;
     private MessageLifecycleEvent lifecycleEvent;
@@ -293,9 +295,27 @@ public final class FerryMessage {
         return correlationId;
     }
 
+    /** Replaces a correlation id in byte form. */
     public void setCorrelationId(String correlationId) {
         requireRead();
         this.correlationId = correlationId;
+        this.correlationIdBytes = null;
+    }
+
+    /**
+     * JMSCorrelationID in its byte form ({@code getJMSCorrelationIDAsBytes}), for a sender that set bytes rather
+     * than a string, which {@link #correlationId()} then shows as null; null otherwise.
+     */
+    public byte[] correlationIdBytes() {
+        requireRead();
+        return correlationIdBytes;
+    }
+
+    /** Replaces a correlation id string. */
+    public void setCorrelationIdBytes(byte[] correlationIdBytes) {
+        requireRead();
+        this.correlationIdBytes = correlationIdBytes;
+        this.correlationId = null;
     }
 
     /** JMSType; null when the sender set none. */

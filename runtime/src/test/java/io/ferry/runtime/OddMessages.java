@@ -2,6 +2,7 @@ package io.ferry.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,8 +36,11 @@ import io.ferry.provider.testing.ProviderClient;
  */
 final class OddMessages {
 
-    /** How a message is sent and what a receiver should find in it. Body: byte[], String, Map, List or null. */
-    record Sample(int id, Kind kind, Object body, Map<String, Object> properties, String correlationId, String type,
+    /**
+     * How a message is sent and what a receiver should find in it. Body: byte[], String, Map, List or null.
+     * Correlation id: a String, a byte[] (set with setJMSCorrelationIDAsBytes) or null.
+     */
+    record Sample(int id, Kind kind, Object body, Map<String, Object> properties, Object correlationId, String type,
                   String replyTo, int priority, boolean persistent) {
 
         static Sample of(int id, Kind kind, Object body) {
@@ -61,10 +65,12 @@ final class OddMessages {
                 map.forEach((name, value) -> keptMap.put(name, withoutSurrogates(value)));
                 keptBody = keptMap;
             }
-            return new Sample(id, kind, keptBody, kept, correlationId, type, replyTo, priority, persistent);
+            // Its client keeps a correlation id in byte form as the string those bytes are in UTF-8.
+            Object keptCorrelation = correlationId instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : correlationId;
+            return new Sample(id, kind, keptBody, kept, keptCorrelation, type, replyTo, priority, persistent);
         }
 
-        Sample withHeaders(String correlation, String jmsType, String reply, int prio, boolean persist) {
+        Sample withHeaders(Object correlation, String jmsType, String reply, int prio, boolean persist) {
             return new Sample(id, kind, body, properties, correlation, jmsType, reply, prio, persist);
         }
 
@@ -74,7 +80,7 @@ final class OddMessages {
             fields.put("kind", String.valueOf(kind));
             fields.put("body", OddMessages.describe(body));
             properties.forEach((name, value) -> fields.put("property:" + name, OddMessages.describe(value)));
-            fields.put("correlationId", String.valueOf(correlationId));
+            fields.put("correlationId", OddMessages.describe(correlationId));
             fields.put("type", String.valueOf(type));
             fields.put("replyTo", String.valueOf(replyTo));
             fields.put("priority", String.valueOf(priority));
@@ -153,8 +159,10 @@ final class OddMessages {
         for (Map.Entry<String, Object> property : sample.properties().entrySet()) {
             message.setObjectProperty(property.getKey(), property.getValue());
         }
-        if (sample.correlationId() != null) {
-            message.setJMSCorrelationID(sample.correlationId());
+        if (sample.correlationId() instanceof byte[] bytes) {
+            message.setJMSCorrelationIDAsBytes(bytes);
+        } else if (sample.correlationId() != null) {
+            message.setJMSCorrelationID((String) sample.correlationId());
         }
         if (sample.type() != null) {
             message.setJMSType(sample.type());
@@ -216,9 +224,18 @@ final class OddMessages {
         Destination replyTo = message.getJMSReplyTo();
         String reply = replyTo instanceof Queue queue ? "queue://" + queue.getQueueName()
                 : replyTo instanceof Topic topic ? "topic://" + topic.getTopicName() : replyTo == null ? null : replyTo.toString();
-        Sample sample = new Sample(message.getIntProperty(ProviderClient.ID), kind, body, properties, message.getJMSCorrelationID(),
+        Sample sample = new Sample(message.getIntProperty(ProviderClient.ID), kind, body, properties, correlationId(message),
                 message.getJMSType(), reply, message.getJMSPriority(), message.getJMSDeliveryMode() == DeliveryMode.PERSISTENT);
         return new Arrival(sample, message.getJMSExpiration());
+    }
+
+    /**
+     * The correlation id as the sender set it: Artemis's client shows one in byte form only as bytes, Qpid JMS shows
+     * a binary AMQP correlation id as a string with a prefix of its own.
+     */
+    private static Object correlationId(Message message) throws JMSException {
+        String correlation = message.getJMSCorrelationID();
+        return correlation == null || correlation.startsWith("ID:AMQP_BINARY:") ? message.getJMSCorrelationIDAsBytes() : correlation;
     }
 
     /** Receives from a queue until {@code expected} messages came (or the deadline passed), then any extra copies until quiet for a second. */

@@ -30,7 +30,7 @@ import io.ferry.runtime.config.AdapterConfig;
  * Messages that are not 3 KB of bytes, bridged faithfully through real brokers (docs/messages.md): empty
  * bodies (bytes, text, a text message without text, a message without body), 1,000 properties, names and
  * values in any script (CJK, Hebrew, Arabic, emoji), every JMS property type with its edge values, the
- * headers a receiver reads (JMSCorrelationID, JMSType, JMSReplyTo, priority, delivery mode, expiration), map
+ * headers a receiver reads (JMSCorrelationID, as a string or in byte form, JMSType, JMSReplyTo, priority, delivery mode, expiration), map
  * and stream bodies. Each arrives exactly once, compared whole with what was sent; a message that expired
  * on the source broker is not bridged (the source's expiry queue has it).
  */
@@ -170,6 +170,7 @@ class OddMessagesTest {
         samples.add(Sample.of(12, Kind.TEXT, "中文 עברית العربية 😀👨‍👩‍👧 e\u0301 \uFEFF"));
         samples.add(Sample.of(13, Kind.MAP, new LinkedHashMap<>()));
         samples.add(Sample.of(14, Kind.STREAM, new ArrayList<>()));
+        samples.add(Sample.of(15, Kind.BYTES, new byte[] {15}).withHeaders(new byte[] {1, 2, 3, 'x'}, null, null, 4, true));
         return samples;
     }
 

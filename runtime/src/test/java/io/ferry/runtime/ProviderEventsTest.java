@@ -25,7 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import io.ferry.broker.testing.TestBroker;
 import io.ferry.broker.testing.TestClassicBroker;
-import io.ferry.core.jms.BridgeProperties;
+import io.ferry.core.provider.BridgeProperties;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.provider.testing.ProviderClient;
 import io.ferry.runtime.config.AdapterConfig;

@@ -131,7 +131,7 @@ public final class JmsConsumer implements Consumer {
             if (id == null) {
                 return null;
             }
-            UnreadMessage unread = connection.provider().leaveUnread(message, Map.of(BridgeProperties.SOURCE_MESSAGE_ID, id), markDuplicates ? id : null);
+            UnreadMessage unread = connection.provider().leaveUnread(message, id, markDuplicates);
             if (unread == null) {
                 return null;
             }

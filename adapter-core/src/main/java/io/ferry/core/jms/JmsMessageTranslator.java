@@ -33,7 +33,7 @@ import io.ferry.core.provider.BrokerProvider;
  * Turns JMS messages into {@link FerryMessage}s and back: the one place where Ferry decides what is
  * carried (docs/messages.md). It keeps every application property (with its type), the body and its kind
  * (bytes, text, a text message without text, map, stream, or none), the delivery mode, the priority, the
- * expiration, JMSCorrelationID, JMSType and JMSReplyTo (as a name: the target's destination of the same
+ * expiration, JMSCorrelationID (as a string, or as bytes where the client keeps them so), JMSType and JMSReplyTo (as a name: the target's destination of the same
  * kind and name; a temporary destination exists only on the source's connection and is not carried).
  * Properties that are not the sender's are left behind: {@code JMSXDeliveryCount} (each delivery's own),
  * the {@code JMS_<vendor>_} properties the JMS specification reserves for a client's own use, and what the
@@ -63,7 +63,13 @@ public final class JmsMessageTranslator {
             message.setPersistent(jms.getJMSDeliveryMode() == DeliveryMode.PERSISTENT);
             message.setPriority(jms.getJMSPriority());
             message.setExpiration(jms.getJMSExpiration());
-            message.setCorrelationId(jms.getJMSCorrelationID());
+            String correlationId = jms.getJMSCorrelationID();
+            if (correlationId != null) {
+                message.setCorrelationId(correlationId);
+            } else {
+                // A client that keeps bytes as bytes has no string to show for them.
+                message.setCorrelationIdBytes(jms.getJMSCorrelationIDAsBytes());
+            }
             message.setType(jms.getJMSType());
             message.setReplyTo(replyTo(jms.getJMSReplyTo()));
             return message;
@@ -112,6 +118,15 @@ public final class JmsMessageTranslator {
         }
         if (message.correlationId() != null) {
             jms.setJMSCorrelationID(message.correlationId());
+        } else if (message.correlationIdBytes() != null) {
+            try {
+                jms.setJMSCorrelationIDAsBytes(message.correlationIdBytes());
+            } catch (JMSException | RuntimeException e) {
+                // JMS lets a client without native correlation ids refuse the byte form (UnsupportedOperationException).
+                JMSException refused = new JMSException("JMSCorrelationID in byte form: " + e);
+                refused.initCause(e);
+                throw refused;
+            }
         }
         if (message.type() != null) {
             jms.setJMSType(message.type());

@@ -14,6 +14,7 @@ import io.ferry.core.MessageRejectedException;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
 import io.ferry.core.ProfilingTags;
+import io.ferry.core.provider.BridgeProperties;
 import io.ferry.core.provider.BrokerProvider;
 
 /**

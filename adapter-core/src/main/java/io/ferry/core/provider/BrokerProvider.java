@@ -1,6 +1,5 @@
 package io.ferry.core.provider;
 
-import java.util.Map;
 
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
@@ -52,11 +51,11 @@ public interface BrokerProvider {
     /**
      * Makes a received message ready to be sent on unread by a producer of this provider: removes, in place,
      * what Ferry does not carry (docs/messages.md: each delivery's count, the client's and broker's own
-     * properties), sets these string properties and, unless {@code duplicateId} is null, marks it as
-     * {@link #markDuplicateId} does. Null when this message must be read and rebuilt as any other (a kind
-     * or a header the shortcut does not keep as reading would).
+     * properties), sets {@link BridgeProperties#SOURCE_MESSAGE_ID} to {@code sourceMessageId}
+     * and, with {@code markDuplicate}, marks it with that id as {@link #markDuplicateId} does. Null when this
+     * message must be read and rebuilt as any other (a kind or a header the shortcut does not keep as reading would).
      */
-    default UnreadMessage leaveUnread(Message received, Map<String, String> properties, String duplicateId) throws JMSException {
+    default UnreadMessage leaveUnread(Message received, String sourceMessageId, boolean markDuplicate) throws JMSException {
         return null;
     }
 

@@ -149,7 +149,7 @@ class ProviderFaultTest {
         assertThat(report.corrupted()).isZero();
         assertThat(report.unexpected()).isZero();
         assertThat(ledger.foreign()).isZero();
-        assertThat(ledger.withoutSourceId()).as("copies without " + io.ferry.core.jms.BridgeProperties.SOURCE_MESSAGE_ID).isZero();
+        assertThat(ledger.withoutSourceId()).as("copies without " + io.ferry.core.provider.BridgeProperties.SOURCE_MESSAGE_ID).isZero();
         assertThat(ledger.distinctSourceIds()).as("one source id per message").isEqualTo(MESSAGES);
         assertThat(ledger.mismatchedSourceIds()).as("copies whose source id differs from their first copy's").isEmpty();
         // Each in-doubt batch adds one copy of each of its messages. A third copy would need a later kill to hit

@@ -16,7 +16,7 @@ import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 
-import io.ferry.core.jms.BridgeProperties;
+import io.ferry.core.provider.BridgeProperties;
 import io.ferry.core.provider.BrokerProviders;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.loadgen.DeliveryLedger;

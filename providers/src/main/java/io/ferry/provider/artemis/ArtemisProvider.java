@@ -3,7 +3,6 @@ package io.ferry.provider.artemis;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import jakarta.jms.ConnectionFactory;
@@ -27,6 +26,7 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.activemq.artemis.jms.client.ActiveMQMessage;
 import org.apache.activemq.artemis.jms.client.ActiveMQMessageConsumer;
 
+import io.ferry.core.provider.BridgeProperties;
 import io.ferry.core.provider.BeanProperties;
 import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.BrokerUrls;
@@ -92,6 +92,7 @@ public final class ArtemisProvider implements BrokerProvider {
     private static final SimpleString NATIVE_MESSAGE_ID_NAME = SimpleString.of(NATIVE_MESSAGE_ID);
     /** The JMS specification reserves this prefix for a client's own properties; reading leaves them behind too. */
     private static final SimpleString VENDOR_PROPERTY = SimpleString.of("JMS_");
+    private static final SimpleString SOURCE_MESSAGE_ID_NAME = SimpleString.of(BridgeProperties.SOURCE_MESSAGE_ID);
     /** The Artemis consumer inside Artemis's JMS one, which has no public accessor for it; null if not found. */
     private static final Field ARTEMIS_CONSUMER = artemisConsumerField();
 
@@ -231,7 +232,7 @@ public final class ArtemisProvider implements BrokerProvider {
      * (refused unread) and a temporary reply-to (dropped) go the reading way.
      */
     @Override
-    public UnreadMessage leaveUnread(Message received, Map<String, String> properties, String duplicateId) throws JMSException {
+    public UnreadMessage leaveUnread(Message received, String sourceMessageId, boolean markDuplicate) throws JMSException {
         if (!(received instanceof ActiveMQMessage artemis) || received instanceof ObjectMessage) {
             return null;
         }
@@ -250,9 +251,11 @@ public final class ArtemisProvider implements BrokerProvider {
             }
         }
         notCarried.forEach(core::removeProperty);
-        properties.forEach(core::putStringProperty);
-        if (duplicateId != null) {
-            core.putStringProperty(DUPLICATE_ID, duplicateId);
+        // Not through the client's pool of values: each id is new, so looking it up there only costs.
+        SimpleString id = SimpleString.of(sourceMessageId);
+        core.putStringProperty(SOURCE_MESSAGE_ID_NAME, id);
+        if (markDuplicate) {
+            core.putStringProperty(org.apache.activemq.artemis.api.core.Message.HDR_DUPLICATE_DETECTION_ID, id);
         }
         return new UnreadMessage(received, bodySize);
     }

@@ -22,7 +22,7 @@ import io.ferry.core.event.LifecycleEventSink;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.jms.JmsDestination;
 import io.ferry.core.DeliveryGuarantee;
-import io.ferry.core.jms.BridgeProperties;
+import io.ferry.core.provider.BridgeProperties;
 import io.ferry.core.jms.JmsEndpoints;
 import io.ferry.profiling.PerfTableFormatter;
 import io.ferry.profiling.StatisticsFile;

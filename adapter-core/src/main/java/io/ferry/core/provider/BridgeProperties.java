@@ -1,4 +1,4 @@
-package io.ferry.core.jms;
+package io.ferry.core.provider;
 
 /** The property every bridged message carries, for the target's consumers. */
 public final class BridgeProperties {
