@@ -295,7 +295,7 @@ public final class FerryMessage {
         return correlationId;
     }
 
-    /** Replaces a correlation id in byte form. */
+    /** Sets JMSCorrelationID as a string; a correlation id in byte form is removed. */
     public void setCorrelationId(String correlationId) {
         requireRead();
         this.correlationId = correlationId;
@@ -311,7 +311,7 @@ public final class FerryMessage {
         return correlationIdBytes;
     }
 
-    /** Replaces a correlation id string. */
+    /** Sets JMSCorrelationID in byte form; a correlation id string is removed. */
     public void setCorrelationIdBytes(byte[] correlationIdBytes) {
         requireRead();
         this.correlationIdBytes = correlationIdBytes;

@@ -68,7 +68,7 @@ public final class JmsMessageTranslator {
                 message.setCorrelationId(correlationId);
             } else {
                 // A client that keeps bytes as bytes has no string to show for them.
-                message.setCorrelationIdBytes(jms.getJMSCorrelationIDAsBytes());
+                message.setCorrelationIdBytes(correlationIdBytes(jms));
             }
             message.setType(jms.getJMSType());
             message.setReplyTo(replyTo(jms.getJMSReplyTo()));
@@ -197,6 +197,15 @@ public final class JmsMessageTranslator {
                     + "): Ferry never deserializes a message body", null);
         }
         return new FerryMessage(id, PayloadType.NONE, null);
+    }
+
+    /** Null where the client has no byte form: JMS lets it refuse with UnsupportedOperationException. */
+    private static byte[] correlationIdBytes(Message jms) throws JMSException {
+        try {
+            return jms.getJMSCorrelationIDAsBytes();
+        } catch (UnsupportedOperationException e) {
+            return null;
+        }
     }
 
     private static ReplyTo replyTo(Destination destination) throws JMSException {

@@ -96,10 +96,7 @@ public final class PtpProducer implements Producer {
         try {
             translator.copyBodyAndHeaders(message, jms, destinations);
             translator.copyProperties(message, jms);
-            jms.setStringProperty(BridgeProperties.SOURCE_MESSAGE_ID, message.id());
-            if (markDuplicates) {
-                provider.markDuplicateId(jms, message.id());
-            }
+            provider.markBridged(jms, message.id(), markDuplicates);
             return jms;
         } catch (JMSException | RuntimeException e) {
             if (connection.lost(generation)) {

@@ -1,6 +1,5 @@
 package io.ferry.core.provider;
 
-
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -34,10 +33,12 @@ public interface BrokerProvider {
     ConnectionFactory connectionFactory(ConnectionSettings settings);
 
     /**
-     * Marks a message for the target so that a second copy with the same id is dropped there. Called on every
-     * message sent when {@link Capabilities#removesDuplicates()}; the id is the source message's id.
+     * Sets {@link BridgeProperties#SOURCE_MESSAGE_ID} on a message about to be sent to this provider's broker
+     * and, with {@code markDuplicate} (only where {@link Capabilities#removesDuplicates()}), marks it so that a
+     * second copy with the same id is dropped there. Called on every message sent; the id is the source message's.
      */
-    default void markDuplicateId(Message message, String id) throws JMSException {
+    default void markBridged(Message message, String sourceMessageId, boolean markDuplicate) throws JMSException {
+        message.setStringProperty(BridgeProperties.SOURCE_MESSAGE_ID, sourceMessageId);
     }
 
     /**
@@ -52,14 +53,14 @@ public interface BrokerProvider {
      * Makes a received message ready to be sent on unread by a producer of this provider: removes, in place,
      * what Ferry does not carry (docs/messages.md: each delivery's count, the client's and broker's own
      * properties), sets {@link BridgeProperties#SOURCE_MESSAGE_ID} to {@code sourceMessageId}
-     * and, with {@code markDuplicate}, marks it with that id as {@link #markDuplicateId} does. Null when this
+     * and, with {@code markDuplicate}, marks it with that id as {@link #markBridged} does. Null when this
      * message must be read and rebuilt as any other (a kind or a header the shortcut does not keep as reading would).
      */
     default UnreadMessage leaveUnread(Message received, String sourceMessageId, boolean markDuplicate) throws JMSException {
         return null;
     }
 
-    /** Whether a failed commit was the target refusing a message it already has (see {@link #markDuplicateId}). */
+    /** Whether a failed commit was the target refusing a message it already has (see {@link #markBridged}). */
     default boolean isDuplicate(Throwable failure) {
         return false;
     }

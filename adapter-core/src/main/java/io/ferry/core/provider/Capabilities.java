@@ -7,7 +7,7 @@ package io.ferry.core.provider;
  * @param transactions               local transactions: a batch is one transaction on each side
  * @param sharedSubscriptions        JMS 2 shared non-durable subscriptions, split between consumers
  * @param sharedDurableSubscriptions JMS 2 shared durable subscriptions
- * @param removesDuplicates          the target drops a message whose duplicate id it has seen ({@link BrokerProvider#markDuplicateId})
+ * @param removesDuplicates          the target drops a message whose duplicate id it has seen ({@link BrokerProvider#markBridged})
  * @param countsDeliveries           JMSXDeliveryCount says how often a message was delivered (else Ferry counts attempts itself)
  */
 public record Capabilities(boolean transactions, boolean sharedSubscriptions, boolean sharedDurableSubscriptions,

@@ -26,8 +26,8 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.activemq.artemis.jms.client.ActiveMQMessage;
 import org.apache.activemq.artemis.jms.client.ActiveMQMessageConsumer;
 
-import io.ferry.core.provider.BridgeProperties;
 import io.ferry.core.provider.BeanProperties;
+import io.ferry.core.provider.BridgeProperties;
 import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.BrokerUrls;
 import io.ferry.core.provider.BufferedMessages;
@@ -181,8 +181,24 @@ public final class ArtemisProvider implements BrokerProvider {
     }
 
     @Override
-    public void markDuplicateId(Message message, String id) throws JMSException {
-        message.setStringProperty(DUPLICATE_ID, id);
+    public void markBridged(Message message, String sourceMessageId, boolean markDuplicate) throws JMSException {
+        if (message instanceof ActiveMQMessage artemis) {
+            markBridged(artemis.getCoreMessage(), sourceMessageId, markDuplicate);
+        } else {
+            message.setStringProperty(BridgeProperties.SOURCE_MESSAGE_ID, sourceMessageId);
+            if (markDuplicate) {
+                message.setStringProperty(DUPLICATE_ID, sourceMessageId);
+            }
+        }
+    }
+
+    /** Not through the client's pool of values: each id is new, so looking it up there only costs. */
+    private static void markBridged(ClientMessage core, String sourceMessageId, boolean markDuplicate) {
+        SimpleString id = SimpleString.of(sourceMessageId);
+        core.putStringProperty(SOURCE_MESSAGE_ID_NAME, id);
+        if (markDuplicate) {
+            core.putStringProperty(org.apache.activemq.artemis.api.core.Message.HDR_DUPLICATE_DETECTION_ID, id);
+        }
     }
 
     @Override
@@ -251,12 +267,7 @@ public final class ArtemisProvider implements BrokerProvider {
             }
         }
         notCarried.forEach(core::removeProperty);
-        // Not through the client's pool of values: each id is new, so looking it up there only costs.
-        SimpleString id = SimpleString.of(sourceMessageId);
-        core.putStringProperty(SOURCE_MESSAGE_ID_NAME, id);
-        if (markDuplicate) {
-            core.putStringProperty(org.apache.activemq.artemis.api.core.Message.HDR_DUPLICATE_DETECTION_ID, id);
-        }
+        markBridged(core, sourceMessageId, markDuplicate);
         return new UnreadMessage(received, bodySize);
     }
 
