@@ -184,11 +184,11 @@ public final class ArtemisProvider implements BrokerProvider {
     public void markBridged(Message message, String sourceMessageId, boolean markDuplicate) throws JMSException {
         if (message instanceof ActiveMQMessage artemis) {
             markBridged(artemis.getCoreMessage(), sourceMessageId, markDuplicate);
-        } else {
-            message.setStringProperty(BridgeProperties.SOURCE_MESSAGE_ID, sourceMessageId);
-            if (markDuplicate) {
-                message.setStringProperty(DUPLICATE_ID, sourceMessageId);
-            }
+            return;
+        }
+        BrokerProvider.super.markBridged(message, sourceMessageId, markDuplicate);
+        if (markDuplicate) {
+            message.setStringProperty(DUPLICATE_ID, sourceMessageId);
         }
     }
 
