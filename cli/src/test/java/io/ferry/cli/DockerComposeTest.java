@@ -27,8 +27,8 @@ import io.ferry.broker.testing.ProjectDirectory;
 
 /**
  * docker-compose.yml agrees with config/: what it mounts exists, its ports are the brokers' acceptor
- * ports and the management port, the adapter's environment is what config/ferry.yml reads, and the
- * load generator drives the queues the channel bridges.
+ * ports and the management port, the adapter's environment is what config/ferry.yml or the image
+ * reads, and the load generator drives the queues the channel bridges.
  */
 class DockerComposeTest {
 
@@ -86,12 +86,16 @@ class DockerComposeTest {
     }
 
     @Test
-    void theAdapterEnvironmentHoldsOnlyVariablesConfigFerryYmlReads() {
+    void theAdapterEnvironmentHoldsOnlyVariablesConfigFerryYmlOrTheImageReads() throws IOException {
         Set<String> referenced = new LinkedHashSet<>();
         collectPlaceholders(ferryYaml, referenced);
         assertThat(referenced).contains("FERRY_LOCAL_URL", "FERRY_REMOTE_URL", "FERRY_MANAGEMENT_PASSWORD");
+        // The image's ferry wrapper passes FERRY_JAVA_OPTS to java.
+        collectPlaceholders(Files.readString(root.resolve("Dockerfile")), referenced);
+        assertThat(referenced).contains("FERRY_JAVA_OPTS");
         assertThat(ferryEnvironment().keySet()).isSubsetOf(referenced)
-                .contains("FERRY_LOCAL_URL", "FERRY_REMOTE_URL", "FERRY_MANAGEMENT_ADDRESS", "FERRY_MANAGEMENT_PASSWORD");
+                .contains("FERRY_LOCAL_URL", "FERRY_REMOTE_URL", "FERRY_MANAGEMENT_ADDRESS", "FERRY_MANAGEMENT_PASSWORD",
+                        "FERRY_JAVA_OPTS");
     }
 
     @Test

@@ -28,8 +28,13 @@ final class BridgeProcesses {
 
     /** The channel's and the workflow's id in every adapter the run starts: its tags are {@code <Workflow>(perf)}. */
     static final String WORKFLOW_ID = "perf";
-    /** Bridges' heaps are bounded so their memory use is what an operator would see, not what the JVM may take. */
-    static final List<String> BRIDGE_JVM = List.of("-Xms64m", "-Xmx256m");
+    /**
+     * Bridges' heaps are bounded so their memory use is what an operator would see, not what the JVM may
+     * take, and committed at start: a heap grown from a small start stays small, and with the adapter's
+     * live objects near G1's marking threshold it marked concurrently every other collection (README, "Run
+     * the bridge").
+     */
+    static final List<String> BRIDGE_JVM = List.of("-Xms256m", "-Xmx256m");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     /** A case's bridge process, how long it took to start, and for Ferry's adapter its management port (else null). */
