@@ -35,7 +35,8 @@ public interface BrokerProvider {
     /**
      * Sets {@link BridgeProperties#SOURCE_MESSAGE_ID} on a message about to be sent to this provider's broker
      * and, with {@code markDuplicate} (only where {@link Capabilities#removesDuplicates()}), marks it so that a
-     * second copy with the same id is dropped there. Called on every message sent; the id is the source message's.
+     * second copy with the same id is dropped there. Called on every message Ferry builds for the target (one sent
+     * on unread is marked by {@link #leaveUnread}); the id is the source message's.
      */
     default void markBridged(Message message, String sourceMessageId, boolean markDuplicate) throws JMSException {
         message.setStringProperty(BridgeProperties.SOURCE_MESSAGE_ID, sourceMessageId);

@@ -46,7 +46,8 @@ public final class ArtemisProvider implements BrokerProvider {
 
     public static final String NAME = "artemis";
     /** Artemis's duplicate detection header. */
-    static final String DUPLICATE_ID = org.apache.activemq.artemis.api.core.Message.HDR_DUPLICATE_DETECTION_ID.toString();
+    private static final SimpleString DUPLICATE_ID_NAME = org.apache.activemq.artemis.api.core.Message.HDR_DUPLICATE_DETECTION_ID;
+    private static final String DUPLICATE_ID = DUPLICATE_ID_NAME.toString();
     /**
      * Unless the URL sets it: the bytes a producer may send before the broker grants more. Artemis's
      * default, 64 KiB, holds about 20 messages of 3 KB, so a batch of 100 would stop several times for
@@ -197,7 +198,7 @@ public final class ArtemisProvider implements BrokerProvider {
         SimpleString id = SimpleString.of(sourceMessageId);
         core.putStringProperty(SOURCE_MESSAGE_ID_NAME, id);
         if (markDuplicate) {
-            core.putStringProperty(org.apache.activemq.artemis.api.core.Message.HDR_DUPLICATE_DETECTION_ID, id);
+            core.putStringProperty(DUPLICATE_ID_NAME, id);
         }
     }
 
