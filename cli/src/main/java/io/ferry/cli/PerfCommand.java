@@ -31,6 +31,12 @@ import io.ferry.workflow.WorkflowType;
                 + "at 100 msg/s for every case."})
 public final class PerfCommand implements Callable<Integer> {
 
+    /**
+     * The most warm-up by default, in multiples of the least: at 4 a fast machine's warm-up ended with the compilers
+     * still busy, and the bridges' first measured runs paid for it (docs/benchmarks.md, "How a case is measured").
+     */
+    static final int WARMUP_MAX_FACTOR = 10;
+
     @Option(names = "--messages", defaultValue = "10000", description = "measured messages per case (default ${DEFAULT-VALUE})")
     int messages;
 
@@ -44,8 +50,8 @@ public final class PerfCommand implements Callable<Integer> {
             + "that has run for a while looks like, and the compilers take the cores the brokers need."})
     Integer warmup;
 
-    @Option(names = "--warmup-max", description = "the most warm-up of each case, in messages (default: 4 times --warmup); "
-            + "equal to --warmup for a fixed warm-up")
+    @Option(names = "--warmup-max", description = "the most warm-up of each case, in messages (default: "
+            + WARMUP_MAX_FACTOR + " times --warmup); equal to --warmup for a fixed warm-up")
     Integer warmupMax;
 
     @Option(names = "--runs", defaultValue = "4", description = "measure every case this often, runs in mirrored pairs (ABCD, DCBA); "
@@ -156,7 +162,7 @@ public final class PerfCommand implements Callable<Integer> {
         require(size > 0, "--size must be positive");
         int warmupMessages = warmup != null ? warmup : messages;
         require(warmupMessages >= 0, "--warmup must not be negative");
-        int warmupMostMessages = warmupMax != null ? warmupMax : 4 * warmupMessages;
+        int warmupMostMessages = warmupMax != null ? warmupMax : WARMUP_MAX_FACTOR * warmupMessages;
         require(warmupMostMessages >= warmupMessages, "--warmup-max must not be less than --warmup (" + warmupMessages + ")");
         require(runs > 0, "--runs must be positive");
         require(poolSize > 0, "--pool-size must be positive");

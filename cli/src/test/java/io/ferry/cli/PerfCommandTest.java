@@ -23,14 +23,14 @@ import io.ferry.perf.PerfSettings;
 class PerfCommandTest {
 
     @Test
-    void theWarmUpIsAtLeastAsLongAsTheMeasuredRunAndAtMostFourTimesThatUnlessGiven() {
-        assertThat(settings("--messages", "500")).extracting(PerfSettings::warmup, PerfSettings::warmupMax).containsExactly(500, 2000);
+    void theWarmUpIsAtLeastAsLongAsTheMeasuredRunAndAtMostTenTimesThatUnlessGiven() {
+        assertThat(settings("--messages", "500")).extracting(PerfSettings::warmup, PerfSettings::warmupMax).containsExactly(500, 5000);
         assertThat(settings("--messages", "500", "--warmup", "20")).extracting(PerfSettings::warmup, PerfSettings::warmupMax)
-                .containsExactly(20, 80);
+                .containsExactly(20, 200);
         assertThat(settings("--warmup", "300", "--warmup-max", "300")).extracting(PerfSettings::warmup, PerfSettings::warmupMax)
                 .containsExactly(300, 300);
         assertThat(settings("--warmup", "0")).extracting(PerfSettings::warmup, PerfSettings::warmupMax).containsExactly(0, 0);
-        assertThat(settings()).extracting(PerfSettings::warmup, PerfSettings::warmupMax).containsExactly(10_000, 40_000);
+        assertThat(settings()).extracting(PerfSettings::warmup, PerfSettings::warmupMax).containsExactly(10_000, 100_000);
     }
 
     @Test
