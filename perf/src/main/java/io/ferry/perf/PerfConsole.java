@@ -42,13 +42,13 @@ final class PerfConsole {
                 phase, delivery.sent(), delivery.received(), delivery.missing(), delivery.duplicated(), delivery.corrupted());
     }
 
-    void warmup(PerfReport.Warmup warmup) {
+    void warmup(String phase, PerfReport.Warmup warmup) {
         String trail = warmup.jitShares().stream().map(share -> String.format(Locale.ROOT, "%.0f%%", 100 * share))
                 .collect(Collectors.joining(" "));
         PerfReport.Delivery delivery = warmup.delivery();
-        out.printf(Locale.ROOT, "warm-up: %,d messages in %.1f s, %s (JIT share of the brokers' and bridge's CPU, per round: %s); "
+        out.printf(Locale.ROOT, "%s: %,d messages in %.1f s, %s (JIT share of the brokers' and bridge's CPU, per round: %s); "
                         + "delivery: missing %d, duplicated %d, corrupted %d%n",
-                warmup.messages(), warmup.seconds(), warmup.quiet() ? "until the compilers were quiet" : "compilers still busy at the limit",
+                phase, warmup.messages(), warmup.seconds(), warmup.quiet() ? "until the compilers were quiet" : "compilers still busy at the limit",
                 trail, delivery.missing(), delivery.duplicated(), delivery.corrupted());
     }
 

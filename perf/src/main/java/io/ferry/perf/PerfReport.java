@@ -1,5 +1,6 @@
 package io.ferry.perf;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -89,6 +90,16 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
 
         /** No warm-up: none asked for, or not the case's first run. */
         public static final Warmup NONE = new Warmup(0, 0, List.of(), false, new Delivery(0, 0, 0, 0, 0));
+
+        /** This warm-up and a later one of the same case, as one: its rounds in order, quiet as the later one ended. */
+        Warmup then(Warmup later) {
+            List<Double> shares = new ArrayList<>(jitShares);
+            shares.addAll(later.jitShares);
+            Delivery sum = new Delivery(delivery.sent() + later.delivery.sent(), delivery.received() + later.delivery.received(),
+                    delivery.missing() + later.delivery.missing(), delivery.duplicated() + later.delivery.duplicated(),
+                    delivery.corrupted() + later.delivery.corrupted());
+            return new Warmup(messages + later.messages, seconds + later.seconds, List.copyOf(shares), later.quiet, sum);
+        }
     }
 
     /** CPU one process used during a case's measured messages, and how much of it its JIT compiler took. */
