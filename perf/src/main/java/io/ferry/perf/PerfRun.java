@@ -180,7 +180,7 @@ public final class PerfRun {
         BridgeProcesses.Bridge own = bridges.of(perfCase);
         ChildProcess bridge = own == null ? null : own.process();
         // A case's bridge stays up from run to run, its code compiled: only its first run needs the warm-up.
-        PerfReport.Warmup warmup = run == 1 ? warmUp(perfCase, persistent, bridge, "warm-up") : PerfReport.Warmup.NONE;
+        PerfReport.Warmup warmup = run == 1 ? warmUp(perfCase, persistent, own, "warm-up") : PerfReport.Warmup.NONE;
         Pass fixedRate = null;
         if (settings.latencyRate() > 0) {
             Map<String, ProcessCpu> before = cpu.read(bridge);
@@ -191,7 +191,7 @@ public final class PerfRun {
             if (warmup != PerfReport.Warmup.NONE) {
                 // One message at a time changes what the JVMs compile: after it the adapter's first measured run
                 // compiled again, its warm-up quiet or not (docs/benchmarks.md, "How a case is measured").
-                warmup = warmup.then(warmUp(perfCase, persistent, bridge, "warm-up after the fixed rate"));
+                warmup = warmup.then(warmUp(perfCase, persistent, own, "warm-up after the fixed rate"));
             }
         }
         ManagementPort adapter = own == null ? null : own.management();
@@ -236,12 +236,16 @@ public final class PerfRun {
      * those processes' CPU, or {@code --warmup-max}, or {@link #WARMUP_TIME_LIMIT}. Without it, a fresh
      * adapter's compiler took most of its CPU in the measured pass, and the first case after the brokers'
      * warm-up paid for compiling the brokers' side of a bridge. The load generator's own compiler is left
-     * out: what it compiles is each round's set-up (new connections).
+     * out: what it compiles is each round's set-up (new connections). Each round resets and reads the adapter's
+     * figures as a measured pass does: the management port's code compiled in the adapter's first measured runs
+     * otherwise.
      */
-    private PerfReport.Warmup warmUp(PerfCase perfCase, boolean persistent, ChildProcess bridge, String phase) throws Exception {
+    private PerfReport.Warmup warmUp(PerfCase perfCase, boolean persistent, BridgeProcesses.Bridge own, String phase) throws Exception {
         if (settings.warmup() == 0) {
             return PerfReport.Warmup.NONE;
         }
+        ChildProcess bridge = own == null ? null : own.process();
+        ManagementPort adapter = own == null ? null : own.management();
         long startedAt = System.nanoTime();
         List<Double> shares = new ArrayList<>();
         int sent = 0;
@@ -250,9 +254,15 @@ public final class PerfRun {
         boolean done = false;
         while (!done) {
             int count = Math.min(settings.messages(), settings.warmupMax() - sent);
+            if (adapter != null) {
+                adapter.resetStatistics();
+            }
             Map<String, ProcessCpu> before = cpu.read(bridge);
             Pass pass = pass(perfCase, count, persistent, settings.rate(), phase);
             List<CpuUse> used = CpuMeter.used(before, cpu.read(bridge));
+            if (adapter != null) {
+                adapter.statistics();
+            }
             double cpuMs = 0;
             double jitMs = 0;
             for (CpuUse use : used) {
