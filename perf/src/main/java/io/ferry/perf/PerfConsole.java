@@ -112,22 +112,22 @@ final class PerfConsole {
                             + "beside the produce (overhead on - off) %.1f us%n",
                     cost.workflow(), cost.delivery(), cost.workflowUs(), 100 * cost.shareOfWorkflow(), cost.besideProduceUs());
         }
-        comparisons(report);
+        comparisons("compared run by run", report.comparisons());
+        comparisons("Ferry against the other bridges, run by run", report.againstPeers());
         out.println(report.deliveryClean() ? "delivery: clean in every case (nothing missing, duplicated or corrupted)"
                 : "delivery: NOT CLEAN - see the cases above");
     }
 
     /** The run's answers: per pair of cases, each figure's ratio (median, min-max over the runs) and what its spread says. */
-    private void comparisons(PerfReport report) {
-        if (report.comparisons().isEmpty()) {
+    private void comparisons(String heading, List<Comparison> comparisons) {
+        if (comparisons.isEmpty()) {
             return;
         }
         out.println();
-        Comparison any = report.comparisons().get(0);
-        out.printf(Locale.ROOT, "compared run by run (first case / second in the same runs: median (min-max) of the ratios; interval: where the"
-                + " mean ratio lies, 95%% sure for all %d comparisons at once):%n", any.family());
-        int longest = report.comparisons().stream().mapToInt(c -> pairName(c).length()).max().orElse(0);
-        for (Comparison c : report.comparisons()) {
+        out.printf(Locale.ROOT, "%s (first case / second in the same runs: median (min-max) of the ratios; interval: where the"
+                + " mean ratio lies, 95%% sure for all %d comparisons at once):%n", heading, comparisons.get(0).family());
+        int longest = comparisons.stream().mapToInt(c -> pairName(c).length()).max().orElse(0);
+        for (Comparison c : comparisons) {
             // Three decimals: with two, a range ending at 0.998 would read "1.00" beside "lower".
             String interval = c.low() == null ? "" : String.format(Locale.ROOT, "  interval %.3f-%.3f", c.low(), c.high());
             out.printf(Locale.ROOT, "%-" + longest + "s  %-15s %5.3f (%.3f-%.3f)%s  %s%n", pairName(c), c.figure(), c.median(), c.min(), c.max(),

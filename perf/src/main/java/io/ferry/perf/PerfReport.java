@@ -13,10 +13,10 @@ import io.ferry.profiling.StatisticsJson;
 /**
  * Everything one perf run measured, as written to report.json and read back by tests and tools:
  * each case's runs as measured, each case's summary over its runs, what lifecycle events cost, and the
- * cases compared run by run. Figures that do not apply to a case are absent (null), never a sentinel value.
+ * cases compared run by run: events and pooling in {@code comparisons}, Ferry against the other bridges in {@code againstPeers}. Figures that do not apply to a case are absent (null), never a sentinel value.
  */
 public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary> summaries, List<EventsCost> eventsCosts,
-                         List<Comparison> comparisons, boolean deliveryClean) {
+                         List<Comparison> comparisons, List<Comparison> againstPeers, boolean deliveryClean) {
 
     /**
      * @param warmup               the least warm-up per case; {@code warmupMax} the most, when the compilers stay busy

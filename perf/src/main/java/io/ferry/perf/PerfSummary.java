@@ -54,7 +54,8 @@ final class PerfSummary {
                 settings.latencyRate(), settings.latencyMessages(), settings.poolSize(), settings.batchSize(), JOURNAL_BUFFER_TIMEOUT,
                 Runtime.getRuntime().availableProcessors(), Instant.now().toString(), localBroker, remoteBroker, settings.senderThreads(),
                 settings.senderTransaction());
-        return new PerfReport(reported, runs, summaries, eventsCosts(settings, summaries), comparisons(settings, runs), clean);
+        return new PerfReport(reported, runs, summaries, eventsCosts(settings, summaries), comparisons(settings, runs),
+                againstPeers(settings, runs), clean);
     }
 
     private static Double medianThroughput(List<CaseRun> runs, String name, String delivery) {
@@ -175,6 +176,34 @@ final class PerfSummary {
                 }
             }
         }
+        return family(comparisons);
+    }
+
+    /**
+     * Ferry against each bridge it is measured beside, run by run: its first case with lifecycle events off (StandardWorkflow
+     * in the runs the README shows) against every peer and the core bridge. A family of its own: asking more about the
+     * peers must not widen the answers about events and pooling.
+     */
+    private static List<Comparison> againstPeers(PerfSettings settings, List<CaseRun> runs) {
+        FerryCase ferry = settings.cases().stream().filter(c -> c instanceof FerryCase f && !f.sendEvents()).map(FerryCase.class::cast)
+                .findFirst().orElse(null);
+        if (ferry == null) {
+            return List.of();
+        }
+        List<Pair> comparisons = new ArrayList<>();
+        for (boolean persistent : settings.delivery()) {
+            String delivery = PerfSettings.deliveryName(persistent);
+            for (PerfCase perfCase : settings.cases()) {
+                if (perfCase instanceof PerfCase.PeerCase || perfCase instanceof PerfCase.CoreBridgeCase) {
+                    compare(ferry.name(), perfCase.name(), delivery, runs, comparisons);
+                }
+            }
+        }
+        return family(comparisons);
+    }
+
+    /** The comparisons asked together: each interval is as wide as their number asks. */
+    private static List<Comparison> family(List<Pair> comparisons) {
         int family = comparisons.size();
         return comparisons.stream().map(p -> Comparison.of(p.first(), p.second(), p.delivery(), p.figure(), p.perRun(), family)).toList();
     }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
@@ -66,6 +67,43 @@ class PerfComparisonsTest {
         assertThat(output).containsPattern("standard-events-on / standard-events-off, persistent +throughput +0\\.800 \\(0\\.788-0\\.821\\)  interval 0\\.689-0\\.936  lower")
                 .containsPattern("pooling-events-off-pool-10 / standard-events-off, persistent +throughput +0\\.970 \\(0\\.929-1\\.033\\)  interval 0\\.660-1\\.443  "
                         + "no difference beyond the noise");
+    }
+
+    @Test
+    void ferryIsComparedWithEachOtherBridgeInAFamilyOfItsOwn() {
+        List<PerfCase> cases = Stream.of("no-bridge", "core-bridge", "jms-bridge-batch-100", "standard-events-on", "standard-events-off")
+                .map(name -> PerfCase.parse(name, 10)).toList();
+        List<CaseRun> runs = new ArrayList<>();
+        for (int run = 1; run <= 4; run++) {
+            runs.add(run("no-bridge", run, 9000, 150));
+            // Ferry moves 1.2x the core bridge in every run, at 0.8x its CPU; against the JMS bridge it is ahead in two runs of four.
+            runs.add(run("core-bridge", run, 2500 + 100 * run, 500));
+            runs.add(run("standard-events-off", run, 1.2 * (2500 + 100 * run), 400));
+            runs.add(run("jms-bridge-batch-100", run, run % 2 == 0 ? 2800 : 3400, run % 2 == 0 ? 380 : 420));
+            runs.add(run("standard-events-on", run, 2900, 420));
+        }
+
+        PerfReport report = PerfSummary.report(new PerfSettings(MESSAGES, 3072, 0, 0, 4, cases, 10, 100, null, List.of(true), 0, 0, 1000, 4,
+                Path.of("config"), Path.of("target")), null, null, runs, "perf");
+
+        // The events question keeps its own family: two figures of one pair, however many bridges ran beside it.
+        assertThat(report.comparisons()).extracting(Comparison::family).containsOnly(2);
+        assertThat(report.againstPeers()).extracting(c -> c.first() + " / " + c.second() + " " + c.figure()).containsExactly(
+                "standard-events-off / core-bridge throughput", "standard-events-off / core-bridge CPU per message",
+                "standard-events-off / jms-bridge-batch-100 throughput", "standard-events-off / jms-bridge-batch-100 CPU per message");
+        assertThat(report.againstPeers()).extracting(Comparison::family).containsOnly(4);
+        Comparison core = report.againstPeers().get(0);
+        assertThat(core.perRun()).allSatisfy(ratio -> assertThat(ratio).isCloseTo(1.2, within(1e-9)));
+        assertThat(core.verdict()).isEqualTo(Comparison.HIGHER);
+        assertThat(report.againstPeers().get(1).verdict()).isEqualTo(Comparison.LOWER);
+        assertThat(report.againstPeers().get(2).verdict()).isEqualTo(Comparison.NOISE);
+
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(report);
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .contains("Ferry against the other bridges, run by run (first case / second in the same runs")
+                .contains("95% sure for all 4 comparisons at once")
+                .containsPattern("standard-events-off / core-bridge, persistent +throughput +1\\.200 \\(1\\.200-1\\.200\\)  interval 1\\.200-1\\.200  higher");
     }
 
     @Test
