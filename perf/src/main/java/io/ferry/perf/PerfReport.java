@@ -13,7 +13,8 @@ import io.ferry.profiling.StatisticsJson;
 /**
  * Everything one perf run measured, as written to report.json and read back by tests and tools:
  * each case's runs as measured, each case's summary over its runs, what lifecycle events cost, and the
- * cases compared run by run: events and pooling in {@code comparisons}, Ferry against the other bridges in {@code againstPeers}. Figures that do not apply to a case are absent (null), never a sentinel value.
+ * cases compared run by run: events and pooling in {@code comparisons}, Ferry against the other bridges in
+ * {@code againstPeers}. Figures that do not apply to a case are absent (null), never a sentinel value.
  */
 public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary> summaries, List<EventsCost> eventsCosts,
                          List<Comparison> comparisons, List<Comparison> againstPeers, boolean deliveryClean) {
@@ -66,8 +67,17 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
     /** What arrived of what was sent. */
     public record Delivery(long sent, long received, long missing, long duplicated, long corrupted) {
 
+        /** Nothing sent. */
+        public static final Delivery NONE = new Delivery(0, 0, 0, 0, 0);
+
         public boolean clean() {
             return missing == 0 && duplicated == 0 && corrupted == 0;
+        }
+
+        /** This delivery and another, as one. */
+        Delivery plus(Delivery other) {
+            return new Delivery(sent + other.sent, received + other.received, missing + other.missing, duplicated + other.duplicated,
+                    corrupted + other.corrupted);
         }
     }
 
@@ -89,16 +99,14 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
     public record Warmup(int messages, double seconds, List<Double> jitShares, boolean quiet, Delivery delivery) {
 
         /** No warm-up: none asked for, or not the case's first run. */
-        public static final Warmup NONE = new Warmup(0, 0, List.of(), false, new Delivery(0, 0, 0, 0, 0));
+        public static final Warmup NONE = new Warmup(0, 0, List.of(), false, Delivery.NONE);
 
         /** This warm-up and a later one of the same case, as one: its rounds in order, quiet as the later one ended. */
         Warmup then(Warmup later) {
             List<Double> shares = new ArrayList<>(jitShares);
             shares.addAll(later.jitShares);
-            Delivery sum = new Delivery(delivery.sent() + later.delivery.sent(), delivery.received() + later.delivery.received(),
-                    delivery.missing() + later.delivery.missing(), delivery.duplicated() + later.delivery.duplicated(),
-                    delivery.corrupted() + later.delivery.corrupted());
-            return new Warmup(messages + later.messages, seconds + later.seconds, List.copyOf(shares), later.quiet, sum);
+            return new Warmup(messages + later.messages, seconds + later.seconds, List.copyOf(shares), later.quiet,
+                    delivery.plus(later.delivery));
         }
     }
 

@@ -249,7 +249,7 @@ public final class PerfRun {
         long startedAt = System.nanoTime();
         List<Double> shares = new ArrayList<>();
         int sent = 0;
-        long received = 0, missing = 0, duplicated = 0, corrupted = 0;
+        PerfReport.Delivery delivered = PerfReport.Delivery.NONE;
         boolean quiet = false;
         boolean done = false;
         while (!done) {
@@ -273,18 +273,14 @@ public final class PerfRun {
             }
             double jitShare = cpuMs == 0 ? 0 : jitMs / cpuMs;
             sent += count;
-            received += pass.delivery().received();
-            missing += pass.delivery().missing();
-            duplicated += pass.delivery().duplicated();
-            corrupted += pass.delivery().corrupted();
+            delivered = delivered.plus(pass.delivery());
             shares.add(jitShare);
             boolean known = !used.isEmpty();
             quiet = known && jitShare * 100 <= QUIET_PERCENT;
             boolean outOfTime = System.nanoTime() - startedAt > WARMUP_TIME_LIMIT.toNanos();
             done = sent >= settings.warmupMax() || sent >= settings.warmup() && (quiet || !known || outOfTime);
         }
-        PerfReport.Warmup warmup = new PerfReport.Warmup(sent, (System.nanoTime() - startedAt) / 1e9, shares, quiet,
-                new PerfReport.Delivery(sent, received, missing, duplicated, corrupted));
+        PerfReport.Warmup warmup = new PerfReport.Warmup(sent, (System.nanoTime() - startedAt) / 1e9, shares, quiet, delivered);
         console.warmup(phase, warmup);
         return warmup;
     }
