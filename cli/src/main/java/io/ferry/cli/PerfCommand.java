@@ -17,6 +17,7 @@ import io.ferry.perf.PerfRun;
 import io.ferry.perf.PerfSettings;
 import io.ferry.process.FerryProcesses;
 import io.ferry.process.ProcessException;
+import io.ferry.workflow.WorkflowSettings;
 import io.ferry.workflow.WorkflowType;
 
 /** {@code ferry perf}: the one-command performance run. */
@@ -78,7 +79,7 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--pool-size", defaultValue = "10", description = "workers of PoolingWorkflow (default ${DEFAULT-VALUE})")
     int poolSize;
 
-    @Option(names = "--batch-size", defaultValue = "100", description = "most messages per transaction; 1 for one per transaction (default ${DEFAULT-VALUE})")
+    @Option(names = "--batch-size", defaultValue = "" + WorkflowSettings.DEFAULT_BATCH_SIZE, description = "most messages per transaction; 1 for one per transaction (default ${DEFAULT-VALUE})")
     int batchSize;
 
     @Option(names = "--batch-linger", converter = DurationConverter.class, description = "Ferry's batch-linger, e.g. 0ms to close "

@@ -13,6 +13,7 @@ import io.ferry.perf.soak.SoakRun;
 import io.ferry.perf.soak.SoakSettings;
 import io.ferry.process.FerryProcesses;
 import io.ferry.process.ProcessException;
+import io.ferry.workflow.WorkflowSettings;
 
 /**
  * {@code ferry soak}: a long run at a steady rate through the whole chain, watching the adapter for
@@ -61,7 +62,7 @@ public final class SoakCommand implements Callable<Integer>, OneLineErrors {
     @Option(names = "--pool-size", defaultValue = "10", description = "workers of PoolingWorkflow (default ${DEFAULT-VALUE})")
     int poolSize;
 
-    @Option(names = "--batch-size", defaultValue = "100", description = "most messages per transaction (default ${DEFAULT-VALUE})")
+    @Option(names = "--batch-size", defaultValue = "" + WorkflowSettings.DEFAULT_BATCH_SIZE, description = "most messages per transaction (default ${DEFAULT-VALUE})")
     int batchSize;
 
     @Option(names = "--sender-threads", defaultValue = "4", description = "load generator sender threads, on one schedule (default ${DEFAULT-VALUE})")

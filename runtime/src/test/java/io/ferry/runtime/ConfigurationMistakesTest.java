@@ -39,7 +39,7 @@ class ConfigurationMistakesTest {
     void misspelledKeysBelowAChannelAreRefusedAllAtOnce() throws IOException {
         Path file = write(shipped()
                 .replace("        pool-size: 10", "        pool-sise: 4")
-                .replace("        batch-size: 100 ", "        batch-sise: 10 ")
+                .replace("        batch-size: 1000 ", "        batch-sise: 10 ")
                 .replace("        queue: in", "        queue: in\n        subscriptoin: x"));
 
         assertThatThrownBy(() -> loader.load(file)).isInstanceOf(ConfigException.class)
@@ -53,7 +53,7 @@ class ConfigurationMistakesTest {
     void problemsOfEveryKindAreReportedTogetherOneLineEach() throws IOException {
         Path file = write(shipped()
                 .replace("        pool-size: 10", "        pool-size: many")
-                .replace("        batch-size: 100 ", "        batch-sise: 10 ")
+                .replace("        batch-size: 1000 ", "        batch-sise: 10 ")
                 .replace("    multiplier: 2.0", "    multiplier: 0.5")
                 .replace("        connection: remote", "        connection: remot"));
 

@@ -81,7 +81,7 @@ class FerryConfigLoaderTest {
         assertThat(channel.workflow().poolSize()).isEqualTo(10);
         assertThat(channel.workflow().sendEvents()).isTrue();
         assertThat(channel.workflow().maxAttempts()).isEqualTo(3);
-        assertThat(channel.workflow().batchSize()).isEqualTo(100);
+        assertThat(channel.workflow().batchSize()).isEqualTo(1000);
         assertThat(channel.workflow().batchTime()).isEqualTo(Duration.ofMillis(50));
         assertThat(channel.workflow().batchLinger()).isZero();
         assertThat(channel.workflow().services()).isEmpty();

@@ -142,7 +142,10 @@ class LocalBrokerFullTest {
              TestBroker local = TestBroker.create("local", disk.resolve("local"),
                      EmbeddedBroker.diskUsageLimit(50, 100, 1024 * 1024).andThen(EmbeddedBroker.paging("in", 256 * 1024, 64 * 1024))).start();
              TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
-            ConnectionSettings source = CrossVendorBridgeTest.artemis("local", local.url());
+            // An application's producer with Artemis's own send window (64 KiB), so that it stops soon after the
+            // disk fills: Ferry's provider asks for 4 MiB of credits at a time, and what a broker granted before
+            // its disk filled may still be sent (up to 1,300 of these messages).
+            ConnectionSettings source = CrossVendorBridgeTest.artemis("local", local.url() + "?producerWindowSize=65536");
             CompletableFuture<Void> load = CompletableFuture.runAsync(() -> {
                 try (ProviderClient sender = new ProviderClient(source)) {
                     sender.send("in", false, 0, messages, SIZE);

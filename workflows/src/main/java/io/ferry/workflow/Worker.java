@@ -289,7 +289,7 @@ final class Worker implements Runnable {
                 }
                 isolateRemaining = Math.max(0, isolateRemaining - 1);
             } else {
-                isolateRemaining = settings.batchSize();
+                isolateRemaining = outcome.messages();
                 consumer.recover();
             }
         } catch (ConsumeException failed) {
@@ -308,9 +308,10 @@ final class Worker implements Runnable {
         int attempt = consumer.lastDeliveryAttempt();
         try {
             if (!rejected.alone()) {
-                // Roll the batch back and take the next messages one at a time: the rejected one is
-                // then retried (and, in time, moved to the error destination) without its neighbours.
-                isolateRemaining = settings.batchSize();
+                // Roll the batch back and take its messages one at a time (the source hands them back
+                // first, oldest first): the rejected one is then retried (and, in time, moved to the
+                // error destination) without its neighbours.
+                isolateRemaining = rejected.others() + 1;
                 consumer.recover();
             } else if (attempt >= settings.maxAttempts()) {
                 consumer.moveToErrorDestination(Rejection.of(e, attempt));

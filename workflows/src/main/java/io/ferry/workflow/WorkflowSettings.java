@@ -25,7 +25,12 @@ public record WorkflowSettings(String channelId, String id, boolean sendEvents, 
                                long batchBytes) {
 
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
-    public static final int DEFAULT_BATCH_SIZE = 100;
+    /**
+     * A batch only fills while messages are waiting, so the limit matters under a backlog (or when the
+     * sender outruns the bridge): there each commit, a round trip to both brokers, then carries up to
+     * this many (docs/benchmarks.md, "Non-persistent: batches of up to 1,000").
+     */
+    public static final int DEFAULT_BATCH_SIZE = 1000;
     public static final Duration DEFAULT_BATCH_TIME = Duration.ofMillis(50);
     /** Off: a batch closes as soon as no message is waiting (a linger buys fuller batches with latency). */
     public static final Duration DEFAULT_BATCH_LINGER = Duration.ZERO;

@@ -94,7 +94,10 @@ class PoolingWorkflowTest {
                 throw new ServiceException("interrupted", e);
             }
         });
-        bridge.start(new PoolingWorkflow(WorkflowSettings.of("drain", "drain").withSendEvents(false), 4, List.of(slow),
+        // Batches smaller than the backlog, so that a stop comes between two of them.
+        WorkflowSettings settings = WorkflowSettings.of("drain", "drain").withSendEvents(false)
+                .withBatch(100, WorkflowSettings.DEFAULT_BATCH_TIME);
+        bridge.start(new PoolingWorkflow(settings, 4, List.of(slow),
                 bridge.endpoints(), null));
         await().atMost(Duration.ofSeconds(30)).until(() -> bridge.remote.messageCount(OUT) >= 40);
         bridge.stopWorkflows();

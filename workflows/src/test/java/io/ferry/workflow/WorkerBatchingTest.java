@@ -7,14 +7,18 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.junit.jupiter.api.Test;
 
 import io.ferry.api.FerryMessage;
 import io.ferry.core.Consumer;
 import io.ferry.core.MessageEndpoints;
+import io.ferry.core.MessageRejectedException;
 import io.ferry.core.Producer;
 import io.ferry.core.Rejection;
 
@@ -125,10 +129,36 @@ class WorkerBatchingTest {
         assertThat(batches).containsExactly(12, 8);
     }
 
+    @Test
+    void afterARejectionOnlyTheRolledBackBatchGoesOneMessageAtATime() throws Exception {
+        // Twenty here, one that a waiting receive gets, then nine more here: the first batch holds the twenty.
+        ScriptedSource source = new ScriptedSource().waiting(20).arrivingLater(1).waiting(9);
+        Set<String> rejectedOnce = ConcurrentHashMap.newKeySet();
+        MessageHandler rejectingTheSixthOnce = (message, producer) -> {
+            if (message.id().equals("5") && rejectedOnce.add(message.id())) {
+                throw new MessageRejectedException("Service(test)", "rejected once", null);
+            }
+            producer.produce(message);
+        };
+
+        List<Integer> batches = run(source, NO_BATCH_TIME, 30, rejectingTheSixthOnce);
+
+        // The twenty come back and go one per transaction; then batches fill again.
+        List<Integer> expected = new ArrayList<>(Collections.nCopies(20, 1));
+        expected.add(10);
+        assertThat(batches).containsExactlyElementsOf(expected);
+        assertThat(source.recovered).as("messages the source handed back").isEqualTo(20);
+    }
+
     /** Runs a worker until {@code messages} are committed; returns the size of each committed batch. */
     private static List<Integer> run(ScriptedSource source, WorkflowSettings settings, int messages) throws Exception {
+        return run(source, settings, messages, (message, producer) -> producer.produce(message));
+    }
+
+    private static List<Integer> run(ScriptedSource source, WorkflowSettings settings, int messages, MessageHandler handler)
+            throws Exception {
         CountingTarget target = new CountingTarget();
-        Worker worker = new Worker("test", endpoints(source, target), (message, producer) -> producer.produce(message),
+        Worker worker = new Worker("test", endpoints(source, target), handler,
                 settings.withSendEvents(false), new DeliveryCounts(), null);
         Thread thread = new Thread(worker, "worker-under-test");
         thread.start();
@@ -172,7 +202,11 @@ class WorkerBatchingTest {
         }
 
         private final Deque<Arrival> arrivals = new ArrayDeque<>();
+        /** Received since the last acknowledgement, oldest first: what a recover hands back. */
+        private final List<Arrival> unacknowledged = new ArrayList<>();
         final List<Long> waits = new ArrayList<>();
+        /** How many messages recovering handed back. */
+        int recovered;
         /** How often the worker asked the source whether a message was waiting there. */
         int asked;
         private int next;
@@ -218,7 +252,12 @@ class WorkerBatchingTest {
                 return null;
             }
             sleep(arrival.delay().toMillis());
-            return arrivals.poll().message();
+            return received(arrivals.poll());
+        }
+
+        private FerryMessage received(Arrival arrival) {
+            unacknowledged.add(arrival);
+            return arrival.message();
         }
 
         private static void sleep(long millis) {
@@ -243,15 +282,22 @@ class WorkerBatchingTest {
         /** The next message if it is no further away than {@code reach}. */
         private FerryMessage take(Where reach) {
             Arrival arrival = arrivals.peek();
-            return arrival != null && arrival.where().compareTo(reach) <= 0 ? arrivals.poll().message() : null;
+            return arrival != null && arrival.where().compareTo(reach) <= 0 ? received(arrivals.poll()) : null;
         }
 
         @Override
-        public void acknowledge() {
+        public synchronized void acknowledge() {
+            unacknowledged.clear();
         }
 
+        /** As a broker does: what was received and not acknowledged comes back first, oldest first, at once. */
         @Override
-        public void recover() {
+        public synchronized void recover() {
+            for (int i = unacknowledged.size() - 1; i >= 0; i--) {
+                arrivals.addFirst(new Arrival(unacknowledged.get(i).message(), Where.PREFETCHED, Duration.ZERO));
+            }
+            recovered += unacknowledged.size();
+            unacknowledged.clear();
         }
 
         @Override

@@ -50,10 +50,11 @@ public final class ArtemisProvider implements BrokerProvider {
     private static final String DUPLICATE_ID = DUPLICATE_ID_NAME.toString();
     /**
      * Unless the URL sets it: the bytes a producer may send before the broker grants more. Artemis's
-     * default, 64 KiB, holds about 20 messages of 3 KB, so a batch of 100 would stop several times for
-     * credits, a round trip each (docs/benchmarks.md, "What moved Ferry from 0.56-0.81x to level").
+     * default, 64 KiB, holds about 20 messages of 3 KB, so a batch would stop several times for credits,
+     * a round trip each (docs/benchmarks.md, "What moved Ferry from 0.56-0.81x to level"); 4 MiB holds a
+     * full batch of the default 1,000 such messages.
      */
-    static final int PRODUCER_WINDOW_BYTES = 1024 * 1024;
+    static final int PRODUCER_WINDOW_BYTES = 4 * 1024 * 1024;
     static final String PRODUCER_WINDOW_OPTION = "producerWindowSize";
     /**
      * Unless the URL sets them: how a connection whose network went silent (no reset, no FIN) is

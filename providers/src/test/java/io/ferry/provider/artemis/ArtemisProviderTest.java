@@ -20,7 +20,7 @@ class ArtemisProviderTest {
     void producersMaySendAWholeBatchBeforeWaitingForCreditsUnlessTheUrlSaysOtherwise() {
         try (ActiveMQConnectionFactory plain = factory("tcp://127.0.0.1:61617");
              ActiveMQConnectionFactory tuned = factory("tcp://127.0.0.1:61617?producerWindowSize=65536")) {
-            assertThat(plain.getProducerWindowSize()).isEqualTo(1024 * 1024);
+            assertThat(plain.getProducerWindowSize()).isEqualTo(4 * 1024 * 1024);
             assertThat(tuned.getProducerWindowSize()).isEqualTo(65536);
         }
     }

@@ -17,6 +17,7 @@ import org.springframework.boot.context.properties.bind.Name;
 
 import io.ferry.core.provider.ConnectionSettings;
 
+import io.ferry.workflow.WorkflowSettings;
 import io.ferry.workflow.WorkflowType;
 
 /**
@@ -135,7 +136,7 @@ public record FerryProperties(
             @DefaultValue("10") @Min(1) @Max(1000) int poolSize,
             @DefaultValue("true") boolean sendEvents,
             @DefaultValue("3") @Min(1) int maxAttempts,
-            @DefaultValue("100") @Min(1) int batchSize,
+            @DefaultValue("" + WorkflowSettings.DEFAULT_BATCH_SIZE) @Min(1) int batchSize,
             @DefaultValue("50ms") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration batchTime,
             @DefaultValue("0ms") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration batchLinger,
             @DefaultValue("10s") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration drainTimeout,
