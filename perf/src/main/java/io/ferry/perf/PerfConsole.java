@@ -114,6 +114,7 @@ final class PerfConsole {
         }
         comparisons("compared run by run", report.comparisons());
         comparisons("Ferry against the other bridges, run by run", report.againstPeers());
+        comparisons("Ferry's latency at the fixed rate against the other bridges, run by run", report.latencyAgainstPeers());
         out.println(report.deliveryClean() ? "delivery: clean in every case (nothing missing, duplicated or corrupted)"
                 : "delivery: NOT CLEAN - see the cases above");
     }

@@ -14,10 +14,12 @@ import io.ferry.profiling.StatisticsJson;
  * Everything one perf run measured, as written to report.json and read back by tests and tools:
  * each case's runs as measured, each case's summary over its runs, what lifecycle events cost, and the
  * cases compared run by run: events and pooling in {@code comparisons}, Ferry against the other bridges in
- * {@code againstPeers}. Figures that do not apply to a case are absent (null), never a sentinel value.
+ * {@code againstPeers} (throughput and CPU per message) and {@code latencyAgainstPeers} (latency at the fixed rate, when the
+ * run measured it). Figures that do not apply to a case are absent (null), never a sentinel value.
  */
 public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary> summaries, List<EventsCost> eventsCosts,
-                         List<Comparison> comparisons, List<Comparison> againstPeers, boolean deliveryClean) {
+                         List<Comparison> comparisons, List<Comparison> againstPeers, List<Comparison> latencyAgainstPeers,
+                         boolean deliveryClean) {
 
     /**
      * @param warmup               the least warm-up per case; {@code warmupMax} the most, when the compilers stay busy
@@ -200,8 +202,9 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      * comparisons, Bonferroni) leaves out 1.0: by chance, a run names a difference that is not there less than one time
      * in twenty, however many it prints. The interval's width is what the run can resolve.
      *
-     * @param figure  {@link #THROUGHPUT}, or {@link #CPU_PER_MESSAGE}: every process's CPU per measured message, which
-     *                varies less from run to run than the rate
+     * @param figure  {@link #THROUGHPUT}; {@link #CPU_PER_MESSAGE}: every process's CPU per measured message, which
+     *                varies less from run to run than the rate; {@link #P50_AT_RATE} or {@link #P99_AT_RATE}: end-to-end
+     *                latency in the fixed-rate pass
      * @param perRun  the ratio in each run that measured both cases, in run order
      * @param low     the interval's lower end (null with one run)
      * @param high    the interval's upper end (null with one run)
@@ -213,6 +216,8 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
 
         public static final String THROUGHPUT = "throughput";
         public static final String CPU_PER_MESSAGE = "CPU per message";
+        public static final String P50_AT_RATE = "p50 @rate";
+        public static final String P99_AT_RATE = "p99 @rate";
         public static final String NOISE = "no difference beyond the noise";
         public static final String ONE_RUN = "one run: no spread to judge by";
         public static final String HIGHER = "higher";

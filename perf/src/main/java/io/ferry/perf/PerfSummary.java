@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 import io.ferry.core.ProfilingTags;
@@ -26,6 +27,19 @@ import io.ferry.workflow.WorkflowType;
 
 /** Turns the cases' runs into medians, spread, ratios, the adapter's overhead, what events cost, and run-by-run comparisons. */
 final class PerfSummary {
+
+    /** A figure of one run, compared run by run; null where the run did not measure it. */
+    private record Figure(String name, Function<CaseRun, Double> of) {
+    }
+
+    /** What the measured pass gives at full speed: the rate, and the whole machine's CPU per message (steadier than the rate). */
+    private static final List<Figure> RATE_AND_CPU = List.of(
+            new Figure(Comparison.THROUGHPUT, run -> run.measured().throughput()),
+            new Figure(Comparison.CPU_PER_MESSAGE, run -> cpuPerMessage(run, null)));
+    /** What the fixed-rate pass gives: one message's time through the bridge when nothing queues. */
+    private static final List<Figure> LATENCY_AT_RATE = List.of(
+            new Figure(Comparison.P50_AT_RATE, run -> run.fixedRate() == null ? null : run.fixedRate().latency().p50Ms()),
+            new Figure(Comparison.P99_AT_RATE, run -> run.fixedRate() == null ? null : run.fixedRate().latency().p99Ms()));
 
     /** The broker setting every figure depends on most (config/*-broker.xml), reported with them. */
     static final String JOURNAL_BUFFER_TIMEOUT = "200 us";
@@ -55,7 +69,7 @@ final class PerfSummary {
                 Runtime.getRuntime().availableProcessors(), Instant.now().toString(), localBroker, remoteBroker, settings.senderThreads(),
                 settings.senderTransaction());
         return new PerfReport(reported, runs, summaries, eventsCosts(settings, summaries), comparisons(settings, runs),
-                againstPeers(settings, runs), clean);
+                againstPeers(settings, runs, RATE_AND_CPU), againstPeers(settings, runs, LATENCY_AT_RATE), clean);
     }
 
     private static Double medianThroughput(List<CaseRun> runs, String name, String delivery) {
@@ -167,12 +181,12 @@ final class PerfSummary {
             String delivery = PerfSettings.deliveryName(persistent);
             for (PerfCase perfCase : settings.cases()) {
                 if (perfCase instanceof FerryCase ferry && ferry.sendEvents()) {
-                    compare(ferry.name(), ferry.withEvents(false).name(), delivery, runs, comparisons);
+                    compare(ferry.name(), ferry.withEvents(false).name(), delivery, runs, RATE_AND_CPU, comparisons);
                 }
             }
             for (PerfCase perfCase : settings.cases()) {
                 if (perfCase instanceof FerryCase ferry && ferry.workflow() == WorkflowType.POOLING) {
-                    compare(ferry.name(), ferry.withWorkflow(WorkflowType.STANDARD).name(), delivery, runs, comparisons);
+                    compare(ferry.name(), ferry.withWorkflow(WorkflowType.STANDARD).name(), delivery, runs, RATE_AND_CPU, comparisons);
                 }
             }
         }
@@ -181,10 +195,10 @@ final class PerfSummary {
 
     /**
      * Ferry against each bridge it is measured beside, run by run: its first case with lifecycle events off (StandardWorkflow
-     * in the runs the README shows) against every peer and the core bridge. A family of its own: asking more about the
-     * peers must not widen the answers about events and pooling.
+     * in the runs the README shows) against every peer and the core bridge. Each set of figures is a family of its own:
+     * asking more about the peers must not widen the answers about events and pooling, nor latency those about the rate.
      */
-    private static List<Comparison> againstPeers(PerfSettings settings, List<CaseRun> runs) {
+    private static List<Comparison> againstPeers(PerfSettings settings, List<CaseRun> runs, List<Figure> figures) {
         FerryCase ferry = settings.cases().stream().filter(c -> c instanceof FerryCase f && !f.sendEvents()).map(FerryCase.class::cast)
                 .findFirst().orElse(null);
         if (ferry == null) {
@@ -195,7 +209,7 @@ final class PerfSummary {
             String delivery = PerfSettings.deliveryName(persistent);
             for (PerfCase perfCase : settings.cases()) {
                 if (perfCase instanceof PerfCase.PeerCase || perfCase instanceof PerfCase.CoreBridgeCase) {
-                    compare(ferry.name(), perfCase.name(), delivery, runs, comparisons);
+                    compare(ferry.name(), perfCase.name(), delivery, runs, figures, comparisons);
                 }
             }
         }
@@ -212,28 +226,25 @@ final class PerfSummary {
     private record Pair(String first, String second, String delivery, String figure, List<Double> perRun) {
     }
 
-    private static void compare(String first, String second, String delivery, List<CaseRun> runs, List<Pair> into) {
+    private static void compare(String first, String second, String delivery, List<CaseRun> runs, List<Figure> figures, List<Pair> into) {
         Map<Integer, CaseRun> seconds = new HashMap<>();
         runs.stream().filter(r -> r.name().equals(second) && r.delivery().equals(delivery)).forEach(r -> seconds.put(r.run(), r));
-        List<Double> throughput = new ArrayList<>();
-        List<Double> cpu = new ArrayList<>();
-        for (CaseRun a : runs) {
-            CaseRun b = seconds.get(a.run());
-            if (!a.name().equals(first) || !a.delivery().equals(delivery) || b == null || b.measured().throughput() == 0) {
-                continue;
+        for (Figure figure : figures) {
+            List<Double> perRun = new ArrayList<>();
+            for (CaseRun a : runs) {
+                CaseRun b = seconds.get(a.run());
+                if (!a.name().equals(first) || !a.delivery().equals(delivery) || b == null) {
+                    continue;
+                }
+                Double valueA = figure.of().apply(a);
+                Double valueB = figure.of().apply(b);
+                if (valueA != null && valueB != null && valueB > 0) {
+                    perRun.add(valueA / valueB);
+                }
             }
-            throughput.add(a.measured().throughput() / b.measured().throughput());
-            Double cpuA = cpuPerMessage(a, null);
-            Double cpuB = cpuPerMessage(b, null);
-            if (cpuA != null && cpuB != null && cpuB > 0) {
-                cpu.add(cpuA / cpuB);
+            if (!perRun.isEmpty()) {
+                into.add(new Pair(first, second, delivery, figure.name(), perRun));
             }
-        }
-        if (!throughput.isEmpty()) {
-            into.add(new Pair(first, second, delivery, Comparison.THROUGHPUT, throughput));
-        }
-        if (!cpu.isEmpty()) {
-            into.add(new Pair(first, second, delivery, Comparison.CPU_PER_MESSAGE, cpu));
         }
     }
 

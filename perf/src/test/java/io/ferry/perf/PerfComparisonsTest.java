@@ -97,6 +97,8 @@ class PerfComparisonsTest {
         assertThat(core.verdict()).isEqualTo(Comparison.HIGHER);
         assertThat(report.againstPeers().get(1).verdict()).isEqualTo(Comparison.LOWER);
         assertThat(report.againstPeers().get(2).verdict()).isEqualTo(Comparison.NOISE);
+        // No fixed-rate pass in these runs: no latency to compare.
+        assertThat(report.latencyAgainstPeers()).isEmpty();
 
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(report);
@@ -104,6 +106,44 @@ class PerfComparisonsTest {
                 .contains("Ferry against the other bridges, run by run (first case / second in the same runs")
                 .contains("95% sure for all 4 comparisons at once")
                 .containsPattern("standard-events-off / core-bridge, persistent +throughput +1\\.200 \\(1\\.200-1\\.200\\)  interval 1\\.200-1\\.200  higher");
+    }
+
+    @Test
+    void latencyAtTheFixedRateIsComparedRunByRunInAFamilyOfItsOwn() {
+        List<PerfCase> cases = Stream.of("core-bridge", "jms-bridge-batch-1", "standard-events-off")
+                .map(name -> PerfCase.parse(name, 10)).toList();
+        List<CaseRun> runs = new ArrayList<>();
+        for (int run = 1; run <= 5; run++) {
+            // Ferry's p50 is 0.8x the core bridge's in every run; against the JMS bridge it is lower in some runs, higher in others.
+            runs.add(run("core-bridge", run, 3000, 500, new PerfReport.Latency(2.0 + 0.1 * run, 3, 5.0, 6, 7)));
+            runs.add(run("jms-bridge-batch-1", run, 1500, 900, new PerfReport.Latency(run % 2 == 0 ? 1.5 : 1.8, 3, 20.0, 30, 40)));
+            runs.add(run("standard-events-off", run, 3000, 400, new PerfReport.Latency(0.8 * (2.0 + 0.1 * run), 3, 4.0 + 0.2 * run, 6, 7)));
+        }
+
+        PerfReport report = PerfSummary.report(new PerfSettings(MESSAGES, 3072, 0, 0, 5, cases, 10, 100, null, List.of(true), 0, 100, 1000,
+                4, Path.of("config"), Path.of("target")), null, null, runs, "perf");
+
+        assertThat(report.latencyAgainstPeers()).extracting(c -> c.first() + " / " + c.second() + " " + c.figure()).containsExactly(
+                "standard-events-off / core-bridge p50 @rate", "standard-events-off / core-bridge p99 @rate",
+                "standard-events-off / jms-bridge-batch-1 p50 @rate", "standard-events-off / jms-bridge-batch-1 p99 @rate");
+        // Its own family: the throughput and CPU answers keep theirs.
+        assertThat(report.latencyAgainstPeers()).extracting(Comparison::family).containsOnly(4);
+        assertThat(report.againstPeers()).extracting(Comparison::family).containsOnly(4);
+        Comparison p50Core = report.latencyAgainstPeers().get(0);
+        assertThat(p50Core.perRun()).allSatisfy(ratio -> assertThat(ratio).isCloseTo(0.8, within(1e-9)));
+        assertThat(p50Core.verdict()).isEqualTo(Comparison.LOWER);
+        Comparison p99Core = report.latencyAgainstPeers().get(1);
+        assertThat(p99Core.min()).isCloseTo(0.84, within(1e-9));
+        assertThat(p99Core.max()).isEqualTo(1.0);
+        assertThat(p99Core.verdict()).isEqualTo(Comparison.NOISE);
+        assertThat(report.latencyAgainstPeers().get(2).verdict()).isEqualTo(Comparison.NOISE);
+        assertThat(report.latencyAgainstPeers().get(3).verdict()).isEqualTo(Comparison.LOWER);
+
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(report);
+        assertThat(printed.toString(StandardCharsets.UTF_8))
+                .contains("Ferry's latency at the fixed rate against the other bridges, run by run (first case / second in the same runs")
+                .containsPattern("standard-events-off / core-bridge, persistent +p50 @rate +0\\.800 \\(0\\.800-0\\.800\\)  interval 0\\.800-0\\.800  lower");
     }
 
     @Test
@@ -139,11 +179,17 @@ class PerfComparisonsTest {
 
     /** A measured run of a case whose processes took {@code cpuUsPerMessage} in all (the adapter's statistics empty). */
     private static CaseRun run(String name, int run, double throughput, double cpuUsPerMessage) {
+        return run(name, run, throughput, cpuUsPerMessage, null);
+    }
+
+    /** The same, after a fixed-rate pass that measured {@code atRate} (null: none). */
+    private static CaseRun run(String name, int run, double throughput, double cpuUsPerMessage, PerfReport.Latency atRate) {
         PerfReport.Delivery delivery = new PerfReport.Delivery(MESSAGES, MESSAGES, 0, 0, 0);
         PerfReport.Latency latency = new PerfReport.Latency(1, 2, 3, 4, 5);
         PerfReport.Pass measured = new PerfReport.Pass(throughput, latency, delivery, List.of());
         List<CpuUse> cpu = List.of(new CpuUse(CpuUse.LOCAL_BROKER, cpuUsPerMessage * MESSAGES / 1000, 0));
         PerfReport.AdapterFigures adapter = new PerfReport.AdapterFigures(new StatisticsJson.SnapshotFigures("", "", List.of(), Map.of()), "");
-        return new CaseRun(name, PerfCase.FerryCase.KIND, "persistent", run, PerfReport.Warmup.NONE, measured, null, cpu, null, adapter);
+        PerfReport.Pass fixedRate = atRate == null ? null : new PerfReport.Pass(100, atRate, delivery, List.of());
+        return new CaseRun(name, PerfCase.FerryCase.KIND, "persistent", run, PerfReport.Warmup.NONE, measured, fixedRate, cpu, null, adapter);
     }
 }

@@ -18,7 +18,7 @@ class PerfConsoleTest {
                 "200 us", 2, "2026-11-22T00:00:00Z");
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
 
-        new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(new PerfReport(settings, List.of(), cases, List.of(), List.of(), List.of(), true));
+        new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(new PerfReport(settings, List.of(), cases, List.of(), List.of(), List.of(), List.of(), true));
 
         List<String> lines = printed.toString(StandardCharsets.UTF_8).lines().toList();
         assertColumnEnds(lines, "case ", "msg/s", "3281", "4046");
