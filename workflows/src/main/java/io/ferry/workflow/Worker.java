@@ -40,9 +40,9 @@ import io.ferry.core.UntranslatableMessageException;
  * source broker rather than waiting, received but undeliverable, in this process. A failing produce
  * is never the message's fault: it is retried, never sent to the error destination.
  *
- * <p>A rejected message (a service threw, or it cannot be translated) rolls its batch back; the
- * next {@code batchSize} messages then go one per transaction, so the rejected one is retried alone
- * and its neighbours are not held back with it. Tried {@code maxAttempts} times, it is moved to the
+ * <p>A rejected message (a service threw, or it cannot be translated) rolls its batch back; that
+ * batch's messages, which the source hands back first, then go one per transaction, so the rejected
+ * one is retried alone and its neighbours are not held back with it. Tried {@code maxAttempts} times, it is moved to the
  * error destination and acknowledged.
  */
 final class Worker implements Runnable {
