@@ -1,6 +1,7 @@
 package io.ferry.loadgen;
 
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * When each message of a rate-limited run is due: message k (counted across all producers) at
@@ -10,6 +11,10 @@ import java.util.concurrent.locks.LockSupport;
  * the message should have gone, not from when a held-up sender got round to it.
  */
 final class SendSchedule {
+
+    /** A start whose two clock readings are further apart than this is read again. */
+    static final long MAX_START_GAP_NANOS = 20_000;
+    private static final int START_READINGS = 1_000;
 
     private final long startNanos;
     private final long startEpochMicros;
@@ -23,7 +28,31 @@ final class SendSchedule {
 
     /** A schedule from now; a rate of 0 means every message is due at once. */
     static SendSchedule startingNow(double ratePerSecond) {
-        return new SendSchedule(System.nanoTime(), EpochMicros.now(), ratePerSecond > 0 ? 1e9 / ratePerSecond : 0);
+        return startingNow(ratePerSecond, System::nanoTime, EpochMicros::now);
+    }
+
+    /**
+     * Slots are wall-clock times worked out from the monotonic clock, so the start reads both clocks
+     * at one instant: were the thread held up between the two readings (descheduled, a collection, a
+     * class loading), every slot would be late by that pause and every latency measured from the slots
+     * short by it, or below zero. So both are read until the monotonic readings around the wall-clock
+     * one are at most {@link #MAX_START_GAP_NANOS} apart, or the closest of {@value #START_READINGS}.
+     */
+    static SendSchedule startingNow(double ratePerSecond, LongSupplier monotonicNanos, LongSupplier wallMicros) {
+        long bestGap = Long.MAX_VALUE;
+        long bestNanos = 0;
+        long bestWall = 0;
+        for (int reading = 0; reading < START_READINGS && bestGap > MAX_START_GAP_NANOS; reading++) {
+            long before = monotonicNanos.getAsLong();
+            long wall = wallMicros.getAsLong();
+            long after = monotonicNanos.getAsLong();
+            if (after - before < bestGap) {
+                bestGap = after - before;
+                bestNanos = before + bestGap / 2;
+                bestWall = wall;
+            }
+        }
+        return new SendSchedule(bestNanos, bestWall, ratePerSecond > 0 ? 1e9 / ratePerSecond : 0);
     }
 
     boolean paced() {
@@ -34,10 +63,14 @@ final class SendSchedule {
         return startNanos;
     }
 
+    /** Message {@code k}'s slot in epoch microseconds. */
+    long slotEpochMicros(long k) {
+        return startEpochMicros + (long) (k * nanosPerMessage) / 1_000;
+    }
+
     /** Waits until message {@code k} is due (returns at once when late) and answers its slot in epoch microseconds. */
     long awaitSlot(long k) throws InterruptedException {
-        long offsetNanos = (long) (k * nanosPerMessage);
-        long dueNanos = startNanos + offsetNanos;
+        long dueNanos = startNanos + (long) (k * nanosPerMessage);
         long waitNanos;
         while ((waitNanos = dueNanos - System.nanoTime()) > 0) {
             LockSupport.parkNanos(waitNanos);
@@ -45,6 +78,6 @@ final class SendSchedule {
                 throw new InterruptedException();
             }
         }
-        return startEpochMicros + offsetNanos / 1_000;
+        return slotEpochMicros(k);
     }
 }
