@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
 final class SendSchedule {
 
     /** A start whose two clock readings are further apart than this is read again. */
-    static final long MAX_START_GAP_NANOS = 20_000;
+    private static final long MAX_START_GAP_NANOS = 20_000;
     private static final int START_READINGS = 1_000;
 
     private final long startNanos;

@@ -38,8 +38,8 @@ final class PerfSummary {
             new Figure(Comparison.CPU_PER_MESSAGE, run -> cpuPerMessage(run, null)));
     /** What the fixed-rate pass gives: one message's time through the bridge when nothing queues. */
     private static final List<Figure> LATENCY_AT_RATE = List.of(
-            new Figure(Comparison.P50_AT_RATE, run -> run.fixedRate() == null ? null : run.fixedRate().latency().p50Ms()),
-            new Figure(Comparison.P99_AT_RATE, run -> run.fixedRate() == null ? null : run.fixedRate().latency().p99Ms()));
+            new Figure(Comparison.P50_AT_RATE, run -> atRate(run, Latency::p50Ms)),
+            new Figure(Comparison.P99_AT_RATE, run -> atRate(run, Latency::p99Ms)));
 
     /** The broker setting every figure depends on most (config/*-broker.xml), reported with them. */
     static final String JOURNAL_BUFFER_TIMEOUT = "200 us";
@@ -246,6 +246,11 @@ final class PerfSummary {
                 into.add(new Pair(first, second, delivery, figure.name(), perRun));
             }
         }
+    }
+
+    /** A latency percentile of the run's fixed-rate pass; null when the run had none. */
+    private static Double atRate(CaseRun run, ToDoubleFunction<Latency> percentile) {
+        return run.fixedRate() == null ? null : percentile.applyAsDouble(run.fixedRate().latency());
     }
 
     private static <T> double median(List<T> items, ToDoubleFunction<T> figure) {
