@@ -37,6 +37,8 @@ public final class PerfCommand implements Callable<Integer> {
      * still busy, and the bridges' first measured runs paid for it (docs/benchmarks.md, "How a case is measured").
      */
     static final int WARMUP_MAX_FACTOR = 10;
+    /** msg/s of the fixed-rate latency pass with --peers or --latency-side-by-side. */
+    static final double DEFAULT_LATENCY_RATE = 100;
 
     @Option(names = "--messages", defaultValue = "10000", description = "measured messages per case (default ${DEFAULT-VALUE})")
     int messages;
@@ -100,8 +102,14 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--rate", defaultValue = "0", description = "target send rate in msg/s, 0 for as fast as possible (default ${DEFAULT-VALUE}); latency is then measured from each message's intended send time")
     double rate;
 
-    @Option(names = "--latency-rate", description = "each case also gets a latency pass at this fixed rate in msg/s, after its warm-up (default 0: none; 100 with --peers)")
+    @Option(names = "--latency-rate", description = "each case also gets a latency pass at this fixed rate in msg/s, after its warm-up (default 0: none; 100 with --peers or --latency-side-by-side)")
     Double latencyRate;
+
+    @Option(names = "--latency-side-by-side", description = {"run the cases' fixed-rate latency passes all at once, each case's "
+            + "bridge on its own queues, in one round per run after the measured runs (default rate 100 msg/s): the cases then "
+            + "share the same seconds of the machine, and their latencies compare round by round with far less noise than passes "
+            + "minutes apart"})
+    boolean latencySideBySide;
 
     @Option(names = "--latency-messages", defaultValue = "1000", description = "messages in the fixed-rate latency pass (default ${DEFAULT-VALUE})")
     int latencyMessages;
@@ -171,8 +179,9 @@ public final class PerfCommand implements Callable<Integer> {
         require(batchLinger == null || !batchLinger.isNegative(), "--batch-linger must not be negative");
         require(serviceDelay == null || !(serviceDelay.isNegative() || serviceDelay.isZero()), "--service-delay must be positive");
         require(rate >= 0, "--rate must not be negative");
-        double fixedRate = latencyRate != null ? latencyRate : peers ? 100 : 0;
+        double fixedRate = latencyRate != null ? latencyRate : peers || latencySideBySide ? DEFAULT_LATENCY_RATE : 0;
         require(fixedRate >= 0, "--latency-rate must not be negative");
+        require(!latencySideBySide || fixedRate > 0, "--latency-side-by-side needs a --latency-rate above 0");
         require(latencyMessages > 0, "--latency-messages must be positive");
         require(senderThreads > 0, "--sender-threads must be positive");
         require(senderTransaction > 0, "--sender-transaction must be positive");
@@ -208,7 +217,7 @@ public final class PerfCommand implements Callable<Integer> {
                     configDir.resolve(broker) + " not found (run from the project's root, or give --config-dir)");
         }
         return new PerfSettings(messages, size, warmupMessages, warmupMostMessages, runs, parsed, poolSize, batchSize, batchLinger, localTransactions, deliveryModes, rate, fixedRate,
-                latencyMessages, senderThreads, senderTransaction, serviceDelay, profile, configDir, out, localBroker, remoteBroker);
+                latencyMessages, senderThreads, senderTransaction, serviceDelay, profile, configDir, out, localBroker, remoteBroker, latencySideBySide);
     }
 
     private List<Boolean> delivery() {

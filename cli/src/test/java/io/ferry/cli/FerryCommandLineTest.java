@@ -128,6 +128,7 @@ class FerryCommandLineTest {
             --delivery=sometimes         | ferry perf: --delivery takes persistent, non-persistent or both, not 'sometimes'
             --latency-rate=-1            | ferry perf: --latency-rate must not be negative
             --latency-messages=0         | ferry perf: --latency-messages must be positive
+            --latency-side-by-side --latency-rate=0 | ferry perf: --latency-side-by-side needs a --latency-rate above 0
             --sweep=pool-size=1,x        | ferry perf: --sweep: 'x' is not a pool size
             --sweep=threads=4            | ferry perf: --sweep takes pool-size=1,2,4,8
             --sweep=pool-size=1,8        | ferry perf: --sweep needs --service-delay: a pooling workflow without services runs no pool

@@ -122,15 +122,16 @@ class PerfRunTest {
      * that can bridge them; each process reaches each broker through the provider its kind names. Ferry acknowledges
      * the local broker by hand (--no-local-transactions), as docs/benchmarks.md measures it; the sender commits ten
      * messages per transaction (--sender-transaction 10), so a backlog builds; every process records with the flight
-     * recorder (--profile).
+     * recorder (--profile); the fixed-rate passes run with every case at once (--latency-side-by-side), after a warm-up round
+     * counted in each case's warm-up.
      */
     @Test
     void aRunFromActiveMqClassicToArtemisDeliversEveryCaseAndLeavesNoProcessBehind() throws Exception {
         int messages = 300;
         List<PerfCase> cases = Stream.of("no-bridge", "standard-events-off", "jms-bridge-batch-100", "camel")
                 .map(name -> PerfCase.parse(name, 4)).toList();
-        PerfSettings settings = new PerfSettings(messages, 1024, WARMUP, WARMUP, 1, cases, 4, 100, null, false, List.of(true), 0, 0, FIXED_RATE_MESSAGES, 2, 10, null, true,
-                ProjectDirectory.root().resolve("config"), dir, BrokerKind.ACTIVEMQ, BrokerKind.ARTEMIS);
+        PerfSettings settings = new PerfSettings(messages, 1024, WARMUP, WARMUP, 1, cases, 4, 100, null, false, List.of(true), 0, FIXED_RATE, FIXED_RATE_MESSAGES, 2, 10, null, true,
+                ProjectDirectory.root().resolve("config"), dir, BrokerKind.ACTIVEMQ, BrokerKind.ARTEMIS, true);
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         PerfRun run = new PerfRun(settings, new FerryProcesses(FerryMain.class.getName()), new PrintStream(printed, true, StandardCharsets.UTF_8));
 
@@ -142,6 +143,9 @@ class PerfRunTest {
         for (PerfReport.CaseRun result : report.runs()) {
             assertThat(result.measured().delivery()).as(result.name()).isEqualTo(new PerfReport.Delivery(messages, messages, 0, 0, 0));
             assertThat(result.warmup().delivery().clean()).as(result.name()).isTrue();
+            assertThat(result.warmup().messages()).as(result.name()).isEqualTo(WARMUP + FIXED_RATE_MESSAGES);
+            assertThat(result.fixedRate().delivery()).as(result.name())
+                    .isEqualTo(new PerfReport.Delivery(FIXED_RATE_MESSAGES, FIXED_RATE_MESSAGES, 0, 0, 0));
             // Every process on the messages' way is accounted, the bridge's own where it has one (Ferry's adapter, a peer).
             List<String> processes = result.name().equals("no-bridge")
                     ? List.of(CpuUse.LOCAL_BROKER, CpuUse.REMOTE_BROKER, CpuUse.LOAD_GENERATOR)
@@ -154,6 +158,11 @@ class PerfRunTest {
         assertThat(report.settings().remoteBroker().kind()).isEqualTo(BrokerKind.ARTEMIS);
         assertThat(report.settings().senderThreads()).isEqualTo(2);
         assertThat(report.settings().senderTransaction()).isEqualTo(10);
+        assertThat(report.settings().latencySideBySide()).isTrue();
+        assertThat(report.summaries()).allSatisfy(summary -> assertThat(summary.fixedRate().p99Ms()).as(summary.name()).isPositive());
+        assertThat(output).contains("latency side by side, every case at 200 msg/s at once: warm-up round (not measured)",
+                "latency side by side, every case at 200 msg/s at once\n", "camel at 200 msg/s delivery: sent " + FIXED_RATE_MESSAGES,
+                "every case at once, each on its own queues");
         assertThat(PerfReportFiles.read(run.directory().resolve("report.json")).settings()).isEqualTo(report.settings());
         assertThat(output).contains("brokers: local activemq tcp://127.0.0.1:", ", remote artemis tcp://127.0.0.1:",
                 "== summary, brokers: local activemq, remote artemis", "delivery: clean in every case");
@@ -185,6 +194,17 @@ class PerfRunTest {
         assertThat(PerfRun.roundOrder(cases, 2)).extracting(PerfCase::name).containsExactly("core-bridge", "standard-events-on", "no-bridge");
         assertThat(PerfRun.roundOrder(cases, 3)).extracting(PerfCase::name).containsExactly("no-bridge", "standard-events-on", "core-bridge");
         assertThat(PerfRun.roundOrder(cases, 6)).extracting(PerfCase::name).containsExactly("no-bridge", "core-bridge", "standard-events-on");
+    }
+
+    @Test
+    void sideBySideStreamsStartSpreadOverOnePeriodInAnOrderTurnedEachRound() {
+        long period = 10_000_000; // 100 msg/s
+        assertThat(List.of(0, 1, 2, 3)).map(stream -> PerfRun.streamStartNanos(stream, 0, 4, period))
+                .containsExactly(0L, 2_500_000L, 5_000_000L, 7_500_000L);
+        assertThat(List.of(0, 1, 2, 3)).map(stream -> PerfRun.streamStartNanos(stream, 1, 4, period))
+                .containsExactly(2_500_000L, 5_000_000L, 7_500_000L, 0L);
+        assertThat(List.of(0, 1, 2, 3)).map(stream -> PerfRun.streamStartNanos(stream, 4, 4, period))
+                .containsExactly(0L, 2_500_000L, 5_000_000L, 7_500_000L);
     }
 
     private static double cpuMs(PerfReport.CaseRun result, String process) {

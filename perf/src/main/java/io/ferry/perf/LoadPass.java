@@ -55,18 +55,26 @@ final class LoadPass {
      */
     Pass run(ConnectionSettings sendBroker, String sendQueue, ConnectionSettings receiveBroker, String receiveQueue, int count, boolean persistent,
              double rate, String phase) throws Exception {
+        return run(sendBroker, sendQueue, receiveBroker, receiveQueue, count, persistent, rate, phase, true);
+    }
+
+    /** The same, drawing no progress when {@code progress} is false: for passes that run side by side. */
+    Pass run(ConnectionSettings sendBroker, String sendQueue, ConnectionSettings receiveBroker, String receiveQueue, int count, boolean persistent,
+             double rate, String phase, boolean progress) throws Exception {
         String runId = phase.replaceAll("[^a-z0-9]", "").substring(0, 4) + "-" + UUID.randomUUID().toString().substring(0, 8);
         SendSettings send = new SendSettings(sendBroker, sendQueue, settings.senderThreads(), count,
                 Content.randomBytes(settings.size()), PayloadKind.BYTES, persistent, 0, SendSettings.DEFAULT_PRIORITY, Duration.ZERO, rate, runId, rate > 0 ? 1 : settings.senderTransaction());
         SinkSettings receive = new SinkSettings(receiveBroker, receiveQueue, count, IDLE_TIMEOUT, runId);
         ExecutorService sinkThread = Executors.newSingleThreadExecutor();
-        ConsoleProgress progress = new ConsoleProgress(out, out == System.out && System.console() != null);
+        ConsoleProgress shown = progress ? new ConsoleProgress(out, out == System.out && System.console() != null) : null;
         try {
             // Each message names its producer's total, so the sink learns what to expect as messages arrive.
-            Future<SinkReport> sink = sinkThread.submit(() -> new LoadSink().run(receive, Map.of(), progress));
+            Future<SinkReport> sink = sinkThread.submit(() -> new LoadSink().run(receive, Map.of(), shown == null ? ProgressListener.none() : shown));
             SendReport sent = new LoadSender().run(send, ProgressListener.none());
             SinkReport received = sink.get();
-            progress.finish();
+            if (shown != null) {
+                shown.finish();
+            }
             return pass(sent, received);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof LoadException load) {

@@ -102,8 +102,10 @@ final class PerfConsole {
                     adapter == null ? "-" : String.format(Locale.ROOT, "%.2f", adapter.cores()));
         }
         if (fixedRate) {
-            out.printf(Locale.ROOT, "%n@rate: end-to-end latency at a fixed %.0f msg/s (%d messages per case, after its warm-up)%n",
-                    report.settings().latencyRate(), report.settings().latencyMessages());
+            out.printf(Locale.ROOT, "%n@rate: end-to-end latency at a fixed %.0f msg/s (%d messages per case, %s)%n",
+                    report.settings().latencyRate(), report.settings().latencyMessages(), report.settings().latencySideBySide()
+                            ? "every case at once, each on its own queues, in a round per run after the measured runs"
+                            : "after its warm-up");
         }
         cpuTable(report);
         for (EventsCost cost : report.eventsCosts()) {

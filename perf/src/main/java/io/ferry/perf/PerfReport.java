@@ -28,17 +28,19 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      * @param remoteBroker         the remote broker's kind and URL; null in a report that did not record them
      * @param senderThreads        the load generator's threads; 0 in a report that did not record them
      * @param senderTransaction    messages per transaction of each sender thread (1: each on its own); 0 where not recorded
+     * @param latencySideBySide    whether the fixed-rate passes ran every case at once, in rounds after the measured runs
      */
     public record Settings(int messages, int size, int warmup, int warmupMax, int runs, List<String> delivery, double rate,
                            double latencyRate, int latencyMessages, int poolSize, int batchSize, String journalBufferTimeout,
-                           int cores, String started, Broker localBroker, Broker remoteBroker, int senderThreads, int senderTransaction) {
+                           int cores, String started, Broker localBroker, Broker remoteBroker, int senderThreads, int senderTransaction,
+                           boolean latencySideBySide) {
 
         /** Settings that do not say which brokers ran. */
         public Settings(int messages, int size, int warmup, int warmupMax, int runs, List<String> delivery, double rate,
                         double latencyRate, int latencyMessages, int poolSize, int batchSize, String journalBufferTimeout,
                         int cores, String started) {
             this(messages, size, warmup, warmupMax, runs, delivery, rate, latencyRate, latencyMessages, poolSize, batchSize,
-                    journalBufferTimeout, cores, started, null, null, 0, 0);
+                    journalBufferTimeout, cores, started, null, null, 0, 0, false);
         }
 
         /** Whether a broker of another kind than Artemis ran: then the figures are not those of the default run. */
@@ -145,6 +147,11 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      */
     public record CaseRun(String name, String kind, String delivery, int run, Warmup warmup, Pass measured, Pass fixedRate,
                           List<CpuUse> cpu, BridgeProcess bridge, AdapterFigures adapter) {
+
+        /** This run with its warm-up and fixed-rate pass as measured later, side by side with the other cases. */
+        CaseRun withLatency(Warmup warmup, Pass fixedRate) {
+            return new CaseRun(name, kind, delivery, run, warmup, measured, fixedRate, cpu, bridge, adapter);
+        }
     }
 
     /** Median throughput over a case's runs, and the spread. */

@@ -9,11 +9,17 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import io.ferry.broker.EmbeddedBroker;
 import io.ferry.core.provider.ConnectionSettings;
@@ -31,8 +37,9 @@ import io.ferry.process.ReadySignal;
  * by the settings' kinds), and for every case the bridge under test (Ferry's adapter, or a peer bridge,
  * in a process of its own, {@link BridgeProcesses}; the core bridge inside the local broker); the load
  * generator in this process ({@link LoadPass}), reaching each broker through its kind's provider. Every
- * case has queues of its own, a warm-up that Ferry then forgets, an optional fixed-rate latency pass,
- * and the measured messages. Every process it started is stopped, whatever happens.
+ * case has queues of its own, a warm-up that Ferry then forgets, an optional fixed-rate latency pass (or, with
+ * --latency-side-by-side, rounds of them with every case at once after the measured runs), and the measured messages.
+ * Every process it started is stopped, whatever happens.
  */
 public final class PerfRun {
 
@@ -81,11 +88,13 @@ public final class PerfRun {
             startBrokers();
             List<CaseRun> runs = new ArrayList<>();
             for (boolean persistent : settings.delivery()) {
+                List<CaseRun> measured = new ArrayList<>();
                 for (int run = 1; run <= settings.runs(); run++) {
                     for (PerfCase perfCase : roundOrder(settings.cases(), run - 1)) {
-                        runs.add(measure(perfCase, persistent, run));
+                        measured.add(measure(perfCase, persistent, run));
                     }
                 }
+                runs.addAll(settings.latencySideBySide() ? latencySideBySide(measured, persistent) : measured);
             }
             report = PerfSummary.report(settings, local, remote, runs, BridgeProcesses.WORKFLOW_ID);
             console.summary(report);
@@ -182,7 +191,7 @@ public final class PerfRun {
         // A case's bridge stays up from run to run, its code compiled: only its first run needs the warm-up.
         PerfReport.Warmup warmup = run == 1 ? warmUp(perfCase, persistent, own, "warm-up") : PerfReport.Warmup.NONE;
         Pass fixedRate = null;
-        if (settings.latencyRate() > 0) {
+        if (settings.latencyRate() > 0 && !settings.latencySideBySide()) {
             Map<String, ProcessCpu> before = cpu.read(bridge);
             String phase = String.format(Locale.ROOT, "at %.0f msg/s", settings.latencyRate());
             fixedRate = pass(perfCase, settings.latencyMessages(), persistent, settings.latencyRate(), phase);
@@ -286,11 +295,90 @@ public final class PerfRun {
     }
 
     /**
+     * The fixed-rate passes of one delivery mode with every case at once (--latency-side-by-side): each case's bridge on its
+     * own queues, all sent to at the fixed rate by this process, so the cases share the same seconds of the machine and their
+     * latencies compare round by round; one case at a time, the machine's speed moved between the passes by more than the
+     * bridges differ (docs/benchmarks.md). A first round brings the bridges to one message at a time and is forgotten, its
+     * messages counted in each case's warm-up; then one round per run, each giving that run's fixed-rate pass.
+     */
+    private List<CaseRun> latencySideBySide(List<CaseRun> measured, boolean persistent) throws Exception {
+        String phase = String.format(Locale.ROOT, "at %.0f msg/s", settings.latencyRate());
+        String delivery = settings.delivery().size() > 1 ? ", " + PerfSettings.deliveryName(persistent) : "";
+        console.heading("latency side by side, every case " + phase + " at once" + delivery + ": warm-up round (not measured)");
+        long startedAt = System.nanoTime();
+        Map<String, Pass> warmUp = sideBySideRound(persistent, 0, phase);
+        double warmUpSeconds = (System.nanoTime() - startedAt) / 1e9;
+        List<CaseRun> withLatency = new ArrayList<>(measured);
+        for (int round = 1; round <= settings.runs(); round++) {
+            console.heading("latency side by side, every case " + phase + " at once" + delivery
+                    + (settings.runs() > 1 ? ", round " + round + " of " + settings.runs() : ""));
+            Map<String, Pass> passes = sideBySideRound(persistent, round, phase);
+            for (int i = 0; i < withLatency.size(); i++) {
+                CaseRun run = withLatency.get(i);
+                if (run.run() == round) {
+                    PerfReport.Warmup warmup = round > 1 ? run.warmup() : run.warmup().then(new PerfReport.Warmup(settings.latencyMessages(),
+                            warmUpSeconds, List.of(), run.warmup().quiet(), warmUp.get(run.name()).delivery()));
+                    withLatency.set(i, run.withLatency(warmup, passes.get(run.name())));
+                }
+            }
+        }
+        return withLatency;
+    }
+
+    /**
+     * One round of {@link #latencySideBySide}: a paced pass per case, all at once, their starts spread over one period of the
+     * rate so that no two cases' messages leave at the same instant. The first case's pass draws the progress: every pass
+     * goes at the same rate.
+     */
+    private Map<String, Pass> sideBySideRound(boolean persistent, int round, String phase) throws Exception {
+        List<PerfCase> cases = settings.cases();
+        long periodNanos = (long) (1e9 / settings.latencyRate());
+        ScheduledExecutorService streams = Executors.newScheduledThreadPool(cases.size());
+        try {
+            Map<String, Future<Pass>> running = new LinkedHashMap<>();
+            for (int i = 0; i < cases.size(); i++) {
+                PerfCase perfCase = cases.get(i);
+                boolean progress = i == 0;
+                running.put(perfCase.name(), streams.schedule(
+                        () -> pass(perfCase, settings.latencyMessages(), persistent, settings.latencyRate(), phase, progress),
+                        streamStartNanos(i, round, cases.size(), periodNanos), TimeUnit.NANOSECONDS));
+            }
+            Map<String, Pass> passes = new LinkedHashMap<>();
+            for (Map.Entry<String, Future<Pass>> stream : running.entrySet()) {
+                Pass pass;
+                try {
+                    pass = stream.getValue().get();
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof Exception cause ? cause : e;
+                }
+                console.pass(stream.getKey() + " " + phase, pass);
+                passes.put(stream.getKey(), pass);
+            }
+            return passes;
+        } finally {
+            streams.shutdownNow();
+        }
+    }
+
+    /**
+     * How long after a round's start stream {@code index} of {@code streams} starts in round {@code round}: the streams' starts
+     * spread evenly over one period, their order turned by one each round so that no case always sends first.
+     */
+    public static long streamStartNanos(int index, int round, int streams, long periodNanos) {
+        return (index + round) % streams * periodNanos / streams;
+    }
+
+    /**
      * One pass through the case: from its queue on the local broker to its queue on the remote one, each through
      * its own provider (no bridge: the local broker's same queue, both ways).
      */
     private Pass pass(PerfCase perfCase, int count, boolean persistent, double rate, String phase) throws Exception {
+        return pass(perfCase, count, persistent, rate, phase, true);
+    }
+
+    private Pass pass(PerfCase perfCase, int count, boolean persistent, double rate, String phase, boolean progress) throws Exception {
         ConnectionSettings receiveBroker = perfCase instanceof PerfCase.NoBridgeCase ? local.connection(LOCAL) : remote.connection(REMOTE);
-        return load.run(local.connection(LOCAL), perfCase.inQueue(), receiveBroker, perfCase.outQueue(), count, persistent, rate, phase);
+        return load.run(local.connection(LOCAL), perfCase.inQueue(), receiveBroker, perfCase.outQueue(), count, persistent, rate, phase,
+                progress);
     }
 }

@@ -15,6 +15,8 @@ import java.util.List;
  * @param delivery        persistent (true), non-persistent (false), or both in that order: every case runs in each
  * @param latencyRate     msg/s of the fixed-rate latency pass each case gets after its warm-up; 0 for none
  * @param latencyMessages messages in that pass
+ * @param latencySideBySide the fixed-rate passes of every case at once, each on its own queues, in rounds after the measured
+ *                        runs ({@link PerfRun}), rather than one case at a time after its warm-up
  * @param senderTransaction messages per transaction of each load generator thread; 1 sends each on its own
  * @param serviceDelay    a {@code delay} service in every Ferry case's workflow, taking this long per message; null for none
  * @param profile         record every process with Java Flight Recorder and write each case's CPU flame graphs ({@link Profiles})
@@ -24,14 +26,15 @@ import java.util.List;
 public record PerfSettings(int messages, int size, int warmup, int warmupMax, int runs, List<PerfCase> cases, int poolSize, int batchSize,
                     Duration batchLinger, boolean localTransactions,
                     List<Boolean> delivery, double rate, double latencyRate, int latencyMessages, int senderThreads, int senderTransaction,
-                    Duration serviceDelay, boolean profile, Path configDir, Path outputRoot, BrokerKind localBroker, BrokerKind remoteBroker) {
+                    Duration serviceDelay, boolean profile, Path configDir, Path outputRoot, BrokerKind localBroker, BrokerKind remoteBroker,
+                    boolean latencySideBySide) {
 
     /** Artemis on both sides, the default. */
     public PerfSettings(int messages, int size, int warmup, int warmupMax, int runs, List<PerfCase> cases, int poolSize, int batchSize,
                         Duration batchLinger, List<Boolean> delivery, double rate, double latencyRate, int latencyMessages, int senderThreads,
                         Path configDir, Path outputRoot) {
         this(messages, size, warmup, warmupMax, runs, cases, poolSize, batchSize, batchLinger, true, delivery, rate, latencyRate, latencyMessages,
-                senderThreads, 1, null, false, configDir, outputRoot, BrokerKind.ARTEMIS, BrokerKind.ARTEMIS);
+                senderThreads, 1, null, false, configDir, outputRoot, BrokerKind.ARTEMIS, BrokerKind.ARTEMIS, false);
     }
 
     static String deliveryName(boolean persistent) {

@@ -67,7 +67,7 @@ final class PerfSummary {
                 settings.warmupMax(), settings.runs(), settings.delivery().stream().map(PerfSettings::deliveryName).toList(), settings.rate(),
                 settings.latencyRate(), settings.latencyMessages(), settings.poolSize(), settings.batchSize(), JOURNAL_BUFFER_TIMEOUT,
                 Runtime.getRuntime().availableProcessors(), Instant.now().toString(), localBroker, remoteBroker, settings.senderThreads(),
-                settings.senderTransaction());
+                settings.senderTransaction(), settings.latencySideBySide());
         return new PerfReport(reported, runs, summaries, eventsCosts(settings, summaries), comparisons(settings, runs),
                 againstPeers(settings, runs, RATE_AND_CPU), againstPeers(settings, runs, LATENCY_AT_RATE), clean);
     }
