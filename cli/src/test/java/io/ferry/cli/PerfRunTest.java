@@ -196,6 +196,28 @@ class PerfRunTest {
         assertThat(PerfRun.roundOrder(cases, 6)).extracting(PerfCase::name).containsExactly("no-bridge", "core-bridge", "standard-events-on");
     }
 
+    /** --warmup 0 asks for no warm-up: the side-by-side rounds then start without one of their own, each giving its run's pass. */
+    @Test
+    void sideBySideWithoutWarmUpGivesEachRunItsRoundAndNothingElse() throws Exception {
+        List<PerfCase> cases = List.of(PerfCase.parse("no-bridge", 4));
+        PerfSettings settings = new PerfSettings(MESSAGES, 1024, 0, 0, 2, cases, 4, 100, null, true, List.of(true), 0, FIXED_RATE,
+                FIXED_RATE_MESSAGES, 2, 1, null, false, ProjectDirectory.root().resolve("config"), dir, BrokerKind.ARTEMIS, BrokerKind.ARTEMIS,
+                true);
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PerfRun run = new PerfRun(settings, new FerryProcesses(FerryMain.class.getName()), new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+        PerfReport report = run.run();
+        String output = printed.toString(StandardCharsets.UTF_8);
+
+        assertThat(report.deliveryClean()).as(output).isTrue();
+        assertThat(report.runs()).extracting(PerfReport.CaseRun::run).containsExactly(1, 2);
+        for (PerfReport.CaseRun result : report.runs()) {
+            assertThat(result.warmup()).isEqualTo(PerfReport.Warmup.NONE);
+            assertThat(result.fixedRate().delivery()).isEqualTo(new PerfReport.Delivery(FIXED_RATE_MESSAGES, FIXED_RATE_MESSAGES, 0, 0, 0));
+        }
+        assertThat(output).doesNotContain("warm-up round").contains("at 200 msg/s at once, round 1 of 2", "at 200 msg/s at once, round 2 of 2");
+    }
+
     @Test
     void sideBySideStreamsStartSpreadOverOnePeriodInAnOrderTurnedEachRound() {
         long period = 10_000_000; // 100 msg/s

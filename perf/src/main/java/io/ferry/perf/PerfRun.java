@@ -298,16 +298,20 @@ public final class PerfRun {
      * The fixed-rate passes of one delivery mode with every case at once (--latency-side-by-side): each case's bridge on its
      * own queues, all sent to at the fixed rate by this process, so the cases share the same seconds of the machine and their
      * latencies compare round by round; one case at a time, the machine's speed moved between the passes by more than the
-     * bridges differ (docs/benchmarks.md). A first round brings the bridges to one message at a time and is forgotten, its
-     * messages counted in each case's warm-up; then one round per run, each giving that run's fixed-rate pass.
+     * bridges differ (docs/benchmarks.md). A first round (none with --warmup 0) brings the bridges to one message at a time and
+     * is forgotten, its messages counted in each case's warm-up; then one round per run, each giving that run's fixed-rate pass.
      */
     private List<CaseRun> latencySideBySide(List<CaseRun> measured, boolean persistent) throws Exception {
         String phase = String.format(Locale.ROOT, "at %.0f msg/s", settings.latencyRate());
         String delivery = settings.delivery().size() > 1 ? ", " + PerfSettings.deliveryName(persistent) : "";
-        console.heading("latency side by side, every case " + phase + " at once" + delivery + ": warm-up round (not measured)");
-        long startedAt = System.nanoTime();
-        Map<String, Pass> warmUp = sideBySideRound(persistent, 0, phase);
-        double warmUpSeconds = (System.nanoTime() - startedAt) / 1e9;
+        Map<String, Pass> warmUp = Map.of();
+        double warmUpSeconds = 0;
+        if (settings.warmup() > 0) {
+            console.heading("latency side by side, every case " + phase + " at once" + delivery + ": warm-up round (not measured)");
+            long startedAt = System.nanoTime();
+            warmUp = sideBySideRound(persistent, 0, phase);
+            warmUpSeconds = (System.nanoTime() - startedAt) / 1e9;
+        }
         List<CaseRun> withLatency = new ArrayList<>(measured);
         for (int round = 1; round <= settings.runs(); round++) {
             console.heading("latency side by side, every case " + phase + " at once" + delivery
@@ -316,8 +320,9 @@ public final class PerfRun {
             for (int i = 0; i < withLatency.size(); i++) {
                 CaseRun run = withLatency.get(i);
                 if (run.run() == round) {
-                    PerfReport.Warmup warmup = round > 1 ? run.warmup() : run.warmup().then(new PerfReport.Warmup(settings.latencyMessages(),
-                            warmUpSeconds, List.of(), run.warmup().quiet(), warmUp.get(run.name()).delivery()));
+                    Pass warmUpPass = round == 1 ? warmUp.get(run.name()) : null;
+                    PerfReport.Warmup warmup = warmUpPass == null ? run.warmup() : run.warmup().then(new PerfReport.Warmup(
+                            settings.latencyMessages(), warmUpSeconds, List.of(), run.warmup().quiet(), warmUpPass.delivery()));
                     withLatency.set(i, run.withLatency(warmup, passes.get(run.name())));
                 }
             }
