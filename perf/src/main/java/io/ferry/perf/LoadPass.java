@@ -51,14 +51,9 @@ final class LoadPass {
 
     /**
      * Sends {@code count} messages at {@code rate} (0: as fast as they go) through one broker's provider and receives them through another's.
-     * A paced pass sends each message on its own: its latency is the bridge's, not a wait for the sender's commit.
+     * A paced pass sends each message on its own: its latency is the bridge's, not a wait for the sender's commit. It draws
+     * its progress unless {@code progress} is false (passes that run side by side).
      */
-    Pass run(ConnectionSettings sendBroker, String sendQueue, ConnectionSettings receiveBroker, String receiveQueue, int count, boolean persistent,
-             double rate, String phase) throws Exception {
-        return run(sendBroker, sendQueue, receiveBroker, receiveQueue, count, persistent, rate, phase, true);
-    }
-
-    /** The same, drawing no progress when {@code progress} is false: for passes that run side by side. */
     Pass run(ConnectionSettings sendBroker, String sendQueue, ConnectionSettings receiveBroker, String receiveQueue, int count, boolean persistent,
              double rate, String phase, boolean progress) throws Exception {
         String runId = phase.replaceAll("[^a-z0-9]", "").substring(0, 4) + "-" + UUID.randomUUID().toString().substring(0, 8);

@@ -178,7 +178,7 @@ public final class PerfRun {
         String phase = "brokers' warm-up";
         for (ConnectionSettings broker : List.of(local.connection(LOCAL), remote.connection(REMOTE))) {
             console.pass(phase, load.run(broker, BROKER_WARMUP_QUEUE, broker, BROKER_WARMUP_QUEUE, settings.messages(), settings.delivery().get(0), 0,
-                    phase));
+                    phase, true));
         }
     }
 
@@ -193,7 +193,7 @@ public final class PerfRun {
         Pass fixedRate = null;
         if (settings.latencyRate() > 0 && !settings.latencySideBySide()) {
             Map<String, ProcessCpu> before = cpu.read(bridge);
-            String phase = String.format(Locale.ROOT, "at %.0f msg/s", settings.latencyRate());
+            String phase = fixedRatePhase();
             fixedRate = pass(perfCase, settings.latencyMessages(), persistent, settings.latencyRate(), phase);
             console.pass(phase, fixedRate);
             console.cpu("at-rate CPU", CpuMeter.used(before, cpu.read(bridge)), perfCase);
@@ -302,20 +302,20 @@ public final class PerfRun {
      * is forgotten, its messages counted in each case's warm-up; then one round per run, each giving that run's fixed-rate pass.
      */
     private List<CaseRun> latencySideBySide(List<CaseRun> measured, boolean persistent) throws Exception {
-        String phase = String.format(Locale.ROOT, "at %.0f msg/s", settings.latencyRate());
+        String phase = fixedRatePhase();
         String delivery = settings.delivery().size() > 1 ? ", " + PerfSettings.deliveryName(persistent) : "";
+        String heading = "latency side by side, every case " + phase + " at once" + delivery;
         Map<String, Pass> warmUp = Map.of();
         double warmUpSeconds = 0;
         if (settings.warmup() > 0) {
-            console.heading("latency side by side, every case " + phase + " at once" + delivery + ": warm-up round (not measured)");
+            console.heading(heading + ": warm-up round (not measured)");
             long startedAt = System.nanoTime();
             warmUp = sideBySideRound(persistent, 0, phase);
             warmUpSeconds = (System.nanoTime() - startedAt) / 1e9;
         }
         List<CaseRun> withLatency = new ArrayList<>(measured);
         for (int round = 1; round <= settings.runs(); round++) {
-            console.heading("latency side by side, every case " + phase + " at once" + delivery
-                    + (settings.runs() > 1 ? ", round " + round + " of " + settings.runs() : ""));
+            console.heading(heading + (settings.runs() > 1 ? ", round " + round + " of " + settings.runs() : ""));
             Map<String, Pass> passes = sideBySideRound(persistent, round, phase);
             for (int i = 0; i < withLatency.size(); i++) {
                 CaseRun run = withLatency.get(i);
@@ -371,6 +371,11 @@ public final class PerfRun {
      */
     public static long streamStartNanos(int index, int round, int streams, long periodNanos) {
         return (index + round) % streams * periodNanos / streams;
+    }
+
+    /** The fixed-rate pass's name in what the run prints. */
+    private String fixedRatePhase() {
+        return String.format(Locale.ROOT, "at %.0f msg/s", settings.latencyRate());
     }
 
     /**
