@@ -16,10 +16,13 @@ import java.util.regex.Pattern;
 
 import jakarta.jms.Message;
 
+import ch.qos.logback.classic.LoggerContext;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -107,6 +110,10 @@ class ManagementTest {
         assertThat(prometheusValue(http, "ferry_messages_rejected_total", "channel=\"metrics\"")).isZero();
         assertThat(prometheusValue(http, "ferry_workflow_workers", "channel=\"metrics\"")).isEqualTo(1);
         assertThat(prometheusValue(http, "ferry_events_dropped_total", "")).isZero();
+        // The metrics leave logging as it was: no filter on every call (Artemis's client asks isTraceEnabled
+        // several times per message), so no count of log events either.
+        assertThat(((LoggerContext) LoggerFactory.getILoggerFactory()).getTurboFilterList()).isEmpty();
+        assertThat(http.get("/actuator/prometheus").body()).doesNotContain("logback_events");
 
         JsonNode figures = http.json("/actuator/profiling", true);
         assertThat(tagCount(figures.at("/cumulative"), "PtpProducer.produce()")).isEqualTo(count);
