@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Message;
@@ -66,7 +67,8 @@ class FerryRunTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> local.messageCount("in") == 0);
             try (JmsTestClient client = new JmsTestClient(remote.url())) {
                 List<Message> out = client.drain("out", 500);
-                assertThat(out).hasSize(count);
+                assertThat(out).extracting(message -> message.getIntProperty("seq"))
+                        .containsExactlyInAnyOrderElementsOf(IntStream.range(0, count).boxed().toList());
                 for (Message message : out) {
                     assertThat(message.getStringProperty("bridgedBy")).isEqualTo("ferry");
                     BytesMessage bytes = (BytesMessage) message;
