@@ -11,6 +11,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.logging.logback.LogbackMetricsAutoConfiguration;
 import org.springframework.context.annotation.Import;
 
 import io.ferry.runtime.channel.FerryChannels;
@@ -19,7 +20,10 @@ import io.ferry.runtime.management.ManagementConfiguration;
 
 /** The Spring Boot application behind {@code ferry run}: it runs the configured channels and serves the management port. */
 @SpringBootConfiguration
-@EnableAutoConfiguration
+// Counting log events puts a filter in front of every logging call, and Artemis's client asks isTraceEnabled
+// several times per message: the hot path would pay for a metric no one reads. Excluded here rather than by
+// spring.autoconfigure.exclude, which a config file's own list would replace.
+@EnableAutoConfiguration(exclude = LogbackMetricsAutoConfiguration.class)
 @Import(ManagementConfiguration.class)
 public class FerryApplication {
 

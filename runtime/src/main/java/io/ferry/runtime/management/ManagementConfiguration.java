@@ -6,7 +6,6 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
-import org.springframework.boot.micrometer.metrics.autoconfigure.logging.logback.LogbackMetricsAutoConfiguration;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationListener;
@@ -42,9 +41,6 @@ public class ManagementConfiguration {
         // The bridge is what start-up waits for: the management beans (endpoints, meter registry,
         // health) are made on first request, not while the bridge starts.
         properties.put("spring.main.lazy-initialization", true);
-        // Counting log events puts a filter in front of every logging call, and Artemis's client asks
-        // isTraceEnabled several times per message: the hot path would pay for a metric no one reads.
-        properties.put("spring.autoconfigure.exclude", LogbackMetricsAutoConfiguration.class.getName());
         return properties;
     }
 
