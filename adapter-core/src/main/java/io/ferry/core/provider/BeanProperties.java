@@ -55,6 +55,23 @@ public final class BeanProperties {
         }
     }
 
+    /**
+     * Checks one option of a URL against the class's properties: false when it has no such property; a value
+     * not of its type is refused on {@code setting} (the key the option was written under), naming the option.
+     */
+    public static boolean checkOption(Class<?> type, String setting, String option, String value) {
+        Method setter = setters(type).get(option);
+        if (setter == null) {
+            return false;
+        }
+        try {
+            convert(setting, value, setter.getParameterTypes()[0]);
+        } catch (InvalidConnectionException e) {
+            throw new InvalidConnectionException(setting, "option '" + option + "': " + e.getMessage(), e);
+        }
+        return true;
+    }
+
     private static Map<String, Method> setters(Class<?> type) {
         try {
             BeanInfo info = Introspector.getBeanInfo(type);

@@ -4,6 +4,8 @@ import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Destination;
@@ -84,9 +86,13 @@ public final class ArtemisProvider implements BrokerProvider {
     /** Artemis's message codes for its failure check ("Did not receive data from server") and a call's timeout. */
     private static final String NO_DATA_FROM_BROKER = "AMQ219011";
     private static final String CALL_TIMED_OUT = "AMQ219014";
-    private static final List<String> CONNECT_TIMEOUT_OPTIONS = List.of(TransportConstants.NETTY_CONNECT_TIMEOUT, "connectTimeoutMillis");
     private static final Set<String> SCHEMES = Set.of("tcp", "ssl", "vm", "udp", "jgroups");
     private static final String EXAMPLE = "tcp://127.0.0.1:61616";
+    private static final Set<String> NETTY_SCHEMES = Set.of("tcp", "ssl");
+    /** An option anywhere in the URL, also inside a list of brokers: {@code ?name=value} or {@code &name=value}. */
+    private static final Pattern URL_OPTION = Pattern.compile("[?&;]([^=&;?,()]+)=([^&;,()]*)");
+    /** Read by the client's URL parser rather than set on the factory or the connector. */
+    private static final Set<String> PARSER_OPTIONS = Set.of("ha", "type");
     /** Artemis's own headers (duplicate id, routing type, large-message size, ...) and its record of an AMQP message's id. */
     private static final String OWN_PREFIX = "_AMQ_";
     private static final String NATIVE_MESSAGE_ID = "NATIVE_MESSAGE_ID";
@@ -105,13 +111,41 @@ public final class ArtemisProvider implements BrokerProvider {
 
     @Override
     public void check(ConnectionSettings settings) {
-        BrokerUrls.check(settings.url(), SCHEMES, false, EXAMPLE);
+        List<BrokerUrls.Address> addresses = BrokerUrls.check(settings.url(), SCHEMES, false, EXAMPLE);
         try (ActiveMQConnectionFactory parsed = new ActiveMQConnectionFactory(settings.url())) {
+            if (addresses.stream().allMatch(address -> NETTY_SCHEMES.contains(address.scheme()))) {
+                checkOptions(settings);
+            }
             BeanProperties.check(parsed.getClass(), settings.properties());
         } catch (InvalidConnectionException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The client reads what it knows of a TCP URL's options and passes over the rest: a misspelt option
+     * ({@code sslEnable}) would leave a setting at its default unseen. Known are the connector's keys, the
+     * factory's properties (their values of its type) and the two the URL parser itself reads.
+     */
+    private static void checkOptions(ConnectionSettings settings) {
+        Matcher option = URL_OPTION.matcher(settings.url());
+        while (option.find()) {
+            String name = option.group(1);
+            if (PARSER_OPTIONS.contains(name) || TransportConstants.ALLOWABLE_CONNECTOR_KEYS.contains(name)) {
+                continue;
+            }
+            boolean known;
+            try {
+                known = BeanProperties.checkOption(ActiveMQConnectionFactory.class, "url", name, option.group(2));
+            } catch (InvalidConnectionException e) {
+                throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + e.getMessage(), e);
+            }
+            if (!known) {
+                throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': option '" + name
+                        + "' is not one the artemis client knows");
+            }
         }
     }
 
@@ -136,7 +170,7 @@ public final class ArtemisProvider implements BrokerProvider {
         if (!sets(url, CALL_TIMEOUT_OPTION)) {
             factory.setCallTimeout(CALL_TIMEOUT_MILLIS);
         }
-        if (CONNECT_TIMEOUT_OPTIONS.stream().noneMatch(option -> sets(url, option)) && factory.getStaticConnectors() != null) {
+        if (!sets(url, TransportConstants.NETTY_CONNECT_TIMEOUT) && factory.getStaticConnectors() != null) {
             for (TransportConfiguration connector : factory.getStaticConnectors()) {
                 // TCP (and TLS) connectors only: the in-VM one has no socket to time out.
                 if (NettyConnectorFactory.class.getName().equals(connector.getFactoryClassName())) {

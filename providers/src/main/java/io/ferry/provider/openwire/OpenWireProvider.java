@@ -1,7 +1,11 @@
 package io.ferry.provider.openwire;
 
+import java.net.URI;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
@@ -11,6 +15,8 @@ import org.apache.activemq.ActiveMQConnectionFactory;
 import org.apache.activemq.ActiveMQMessageConsumer;
 import org.apache.activemq.ActiveMQSslConnectionFactory;
 import org.apache.activemq.RedeliveryPolicy;
+import org.apache.activemq.transport.Transport;
+import org.apache.activemq.transport.TransportFactory;
 
 import io.ferry.core.provider.BeanProperties;
 import io.ferry.core.provider.BrokerProvider;
@@ -37,6 +43,8 @@ public final class OpenWireProvider implements BrokerProvider {
     public static final String NAME = "openwire";
     private static final Set<String> SCHEMES = Set.of("tcp", "ssl", "nio", "nio+ssl", "auto", "auto+ssl", "auto+nio", "auto+nio+ssl");
     private static final String EXAMPLE = "tcp://127.0.0.1:61616";
+    /** How the client's transport factory names the options it could not set. */
+    private static final Pattern UNREAD_OPTIONS = Pattern.compile("Invalid connect parameters: \\{(.*)}");
 
     @Override
     public String name() {
@@ -52,11 +60,40 @@ public final class OpenWireProvider implements BrokerProvider {
         }
         BrokerUrls.check(url, SCHEMES, true, EXAMPLE);
         try {
-            factory(settings);
+            checkTransportOptions(settings, factory(settings));
         } catch (InvalidConnectionException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The factory refuses a {@code jms.} option it does not know; the transport's options are read only when
+     * it connects, and one it does not know fails every attempt. So the transport is made here, unstarted
+     * (nothing connects), and what it left unread refused.
+     */
+    private static void checkTransportOptions(ConnectionSettings settings, ActiveMQConnectionFactory factory) {
+        Transport transport = null;
+        try {
+            transport = TransportFactory.connect(new URI(factory.getBrokerURL()));
+        } catch (IllegalArgumentException e) {
+            Matcher unread = UNREAD_OPTIONS.matcher(String.valueOf(e.getMessage()));
+            if (unread.find()) {
+                // Names only: a value may be a secret.
+                String names = String.join(", ", Arrays.stream(unread.group(1).split(", ")).map(option -> option.split("=", 2)[0]).toList());
+                throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': unknown to the openwire client: " + names);
+            }
+        } catch (Exception e) {
+            // Anything else is the connection's to report when it is made, as before.
+        } finally {
+            if (transport != null) {
+                try {
+                    transport.stop();
+                } catch (Exception ignored) {
+                    // It never started.
+                }
+            }
         }
     }
 

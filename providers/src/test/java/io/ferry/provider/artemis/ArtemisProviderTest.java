@@ -1,6 +1,9 @@
 package io.ferry.provider.artemis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
 
 import jakarta.jms.JMSException;
 
@@ -11,6 +14,7 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.junit.jupiter.api.Test;
 
 import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.InvalidConnectionException;
 
 class ArtemisProviderTest {
 
@@ -39,6 +43,19 @@ class ArtemisProviderTest {
             assertThat(tuned.getCallTimeout()).isEqualTo(30_000);
             assertThat(tuned.getStaticConnectors()[0].getParams()).containsEntry(TransportConstants.NETTY_CONNECT_TIMEOUT, "7000");
         }
+    }
+
+    @Test
+    void everyOptionTheClientReadsPassesTheCheckAndAMisspeltOneDoesNot() {
+        for (String url : List.of("tcp://127.0.0.1:61617?clientFailureCheckPeriod=30000&connectionTTL=60000&callTimeout=30000&connect-timeout-millis=7000",
+                "tcp://127.0.0.1:61617?producerWindowSize=65536&consumerWindowSize=0&type=CF",
+                "tcp://127.0.0.1:61617?sslEnabled=true;trustStorePath=/tmp/trust.p12;trustStorePassword=secret",
+                "(tcp://a:61616,tcp://b:61616)?ha=true&reconnectAttempts=3", "vm://0")) {
+            provider.check(ConnectionSettings.anonymous("remote", url));
+        }
+        assertThatThrownBy(() -> provider.check(ConnectionSettings.anonymous("remote", "tcp://127.0.0.1:61617?callTimeout=1000;sslEnable=true")))
+                .isInstanceOf(InvalidConnectionException.class)
+                .hasMessage("'tcp://127.0.0.1:61617?callTimeout=1000;sslEnable=true': option 'sslEnable' is not one the artemis client knows");
     }
 
     @Test
