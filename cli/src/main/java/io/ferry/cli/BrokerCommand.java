@@ -36,7 +36,7 @@ final class BrokerCommand implements Callable<Integer> {
     @Option(names = "--kind", description = "artemis (default) or activemq (ActiveMQ Classic: OpenWire on 61618, AMQP 1.0 on 5673)")
     Kind kind = Kind.ARTEMIS;
 
-    @Option(names = "--data", description = "data directory (default: target/brokers/<name>)")
+    @Option(names = "--data", description = "data directory (default: target/brokers/<name>, with --kind activemq target/brokers/activemq-<name>)")
     Path data;
 
     @Option(names = "--config", description = "broker.xml to use (default: config/<name>-broker.xml), "
@@ -56,7 +56,8 @@ final class BrokerCommand implements Callable<Integer> {
             return OneLineErrors.EXIT_BAD_INPUT;
         }
         String brokerName = name.name().toLowerCase(Locale.ROOT);
-        Path dataDirectory = data != null ? data : Path.of("target", "brokers", brokerName);
+        // Each kind in a directory of its own: an Artemis and an ActiveMQ Classic broker of one name may run side by side.
+        Path dataDirectory = data != null ? data : Path.of("target", "brokers", kind == Kind.ACTIVEMQ ? "activemq-" + brokerName : brokerName);
         Running broker;
         try {
             broker = kind == Kind.ARTEMIS ? artemis(brokerName, dataDirectory) : activeMq(brokerName, dataDirectory);
