@@ -20,4 +20,14 @@ public interface ServiceFactory {
      * @throws IllegalArgumentException when a setting is missing or wrong; the message names the setting
      */
     Service create(String id, Map<String, String> settings);
+
+    /**
+     * Checks settings as {@link #create} would, making nothing (no connection, no pool, no thread): Ferry
+     * calls it while it checks the whole configuration, so that a bad setting is reported with every other
+     * problem of the file. By default nothing is checked here, and {@link #create} reports it afterwards.
+     *
+     * @throws IllegalArgumentException when a setting is missing or wrong; the message names the setting
+     */
+    default void check(String id, Map<String, String> settings) {
+    }
 }

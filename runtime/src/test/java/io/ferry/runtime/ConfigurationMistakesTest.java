@@ -68,6 +68,36 @@ class ConfigurationMistakesTest {
     }
 
     @Test
+    void aServicesSettingsAreCheckedWithTheRestOfTheFile() throws IOException {
+        Path file = write("""
+                ferry:
+                  connections:
+                    local: {url: "tcp://127.0.0.1:61616"}
+                  channels:
+                    - id: c
+                      consume: {connection: local, queue: in}
+                      produce: {connection: local, queue: out}
+                      workflow:
+                        type: pooling
+                        pool-size: 0
+                        services:
+                          - {id: d1, type: delay, settings: {delay: soon}}
+                          - {id: x, type: add-metdata}
+                          - {id: db, type: jdbc-lookup, settings: {url: "jdbc:nosuchdriver://h/db", query: "select 1"}}
+                """);
+
+        assertThatThrownBy(() -> loader.load(file)).isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).lines()).containsExactly(
+                        file + ": ferry.channels[0].workflow.pool-size: must be greater than or equal to 1",
+                        file + ": ferry.channels[0].workflow.services[0]: service 'd1': setting 'delay' must be a whole number "
+                                + "with a unit ns, us, ms or s (e.g. 2ms), not 'soon'",
+                        file + ": ferry.channels[0].workflow.services[1].type: unknown service type 'add-metdata' (known: "
+                                + "add-metadata, copy-metadata, delay, jdbc-lookup, list-property, remove-metadata, reverse-payload, template, xslt)",
+                        file + ": ferry.channels[0].workflow.services[2]: service 'db': setting 'url' is not accepted by any "
+                                + "JDBC driver on the class path: jdbc:nosuchdriver://h/db"));
+    }
+
+    @Test
     void aValueThatCannotBeReadIsOneProblemNotAlsoTheProblemsItsAbsenceWouldCause() throws IOException {
         Path file = write(shipped().replace("url: ${FERRY_LOCAL_URL:tcp://127.0.0.1:61616}", "url: ${FERRY_TEST_UNSET_URL}")
                 .replace("    multiplier: 2.0", "    multiplier: 0.5"));

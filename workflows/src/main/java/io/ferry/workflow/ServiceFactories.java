@@ -36,10 +36,19 @@ public final class ServiceFactories {
 
     /** @throws IllegalArgumentException for an unknown type or bad settings; the message says which */
     public Service create(String type, String id, Map<String, String> settings) {
+        return factory(type).create(id, settings);
+    }
+
+    /** Checks a service's settings, making nothing ({@link ServiceFactory#check}). @throws IllegalArgumentException as {@link #create} */
+    public void check(String type, String id, Map<String, String> settings) {
+        factory(type).check(id, settings);
+    }
+
+    private ServiceFactory factory(String type) {
         ServiceFactory factory = byType.get(type);
         if (factory == null) {
             throw new IllegalArgumentException("unknown service type '" + type + "' (known: " + String.join(", ", byType.keySet()) + ")");
         }
-        return factory.create(id, settings);
+        return factory;
     }
 }

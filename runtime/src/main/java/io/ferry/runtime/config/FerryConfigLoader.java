@@ -409,6 +409,12 @@ public final class FerryConfigLoader {
                 if (service.type() != null && !services.knows(service.type())) {
                     problems.add(serviceKey + ".type: unknown service type '" + service.type()
                             + "' (known: " + String.join(", ", services.types()) + ")");
+                } else if (service.type() != null) {
+                    try {
+                        services.check(service.type(), service.id(), service.settings());
+                    } catch (IllegalArgumentException e) {
+                        problems.add(serviceKey + ": " + e.getMessage());
+                    }
                 }
             }
         }

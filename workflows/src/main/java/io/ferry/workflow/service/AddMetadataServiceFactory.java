@@ -3,10 +3,9 @@ package io.ferry.workflow.service;
 import java.util.Map;
 
 import io.ferry.api.Service;
-import io.ferry.api.ServiceFactory;
 
 /** {@code add-metadata}: every setting is a metadata key and the value to set. */
-public final class AddMetadataServiceFactory implements ServiceFactory {
+public final class AddMetadataServiceFactory extends SelfContainedServiceFactory {
 
     public static final String TYPE = "add-metadata";
 

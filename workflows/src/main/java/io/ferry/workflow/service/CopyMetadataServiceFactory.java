@@ -3,10 +3,9 @@ package io.ferry.workflow.service;
 import java.util.Map;
 
 import io.ferry.api.Service;
-import io.ferry.api.ServiceFactory;
 
 /** {@code copy-metadata}: every setting is a source metadata key and the target key to copy it to. */
-public final class CopyMetadataServiceFactory implements ServiceFactory {
+public final class CopyMetadataServiceFactory extends SelfContainedServiceFactory {
 
     public static final String TYPE = "copy-metadata";
 

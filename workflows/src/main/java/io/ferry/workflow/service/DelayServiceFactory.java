@@ -8,10 +8,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.ferry.api.Service;
-import io.ferry.api.ServiceFactory;
 
 /** {@code delay}: setting {@code delay} is a whole number and a unit: {@code 250ns}, {@code 500us}, {@code 2ms}, {@code 1s}. */
-public final class DelayServiceFactory implements ServiceFactory {
+public final class DelayServiceFactory extends SelfContainedServiceFactory {
 
     public static final String TYPE = "delay";
     public static final String DELAY = "delay";

@@ -38,6 +38,21 @@ public final class JdbcLookupServiceFactory implements ServiceFactory {
 
     @Override
     public Service create(String id, Map<String, String> settings) {
+        Lookup lookup = read(id, settings);
+        HikariDataSource pool = new HikariDataSource(poolConfig(id, lookup.url(), lookup.user(), lookup.password(), lookup.poolSize()));
+        return new JdbcLookupService(id, pool, lookup.query(), lookup.parameterKeys());
+    }
+
+    /** The settings alone: the pool, which would start its threads, is made by {@link #create}. */
+    @Override
+    public void check(String id, Map<String, String> settings) {
+        read(id, settings);
+    }
+
+    private record Lookup(String url, String user, String password, String query, List<String> parameterKeys, int poolSize) {
+    }
+
+    private static Lookup read(String id, Map<String, String> settings) {
         ServiceSettings checked = new ServiceSettings(id, settings);
         checked.rejectUnknown(Set.of(URL, USER, PASSWORD, QUERY, PARAMETERS, POOL_SIZE));
         String url = checked.required(URL);
@@ -48,8 +63,7 @@ public final class JdbcLookupServiceFactory implements ServiceFactory {
                 ? List.of()
                 : CommaSeparated.parse(checked, PARAMETERS, parameters);
         int poolSize = checked.positiveInt(POOL_SIZE, DEFAULT_POOL_SIZE);
-        HikariDataSource pool = new HikariDataSource(poolConfig(id, url, checked.optional(USER), checked.optional(PASSWORD), poolSize));
-        return new JdbcLookupService(id, pool, query, parameterKeys);
+        return new Lookup(url, checked.optional(USER), checked.optional(PASSWORD), query, parameterKeys, poolSize);
     }
 
     private static void requireDriverFor(ServiceSettings settings, String url) {

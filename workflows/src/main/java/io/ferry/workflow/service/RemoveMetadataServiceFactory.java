@@ -4,10 +4,9 @@ import java.util.Map;
 import java.util.Set;
 
 import io.ferry.api.Service;
-import io.ferry.api.ServiceFactory;
 
 /** {@code remove-metadata}: setting {@code keys} lists the metadata keys to remove, comma-separated. */
-public final class RemoveMetadataServiceFactory implements ServiceFactory {
+public final class RemoveMetadataServiceFactory extends SelfContainedServiceFactory {
 
     public static final String TYPE = "remove-metadata";
     static final String KEYS = "keys";

@@ -4,10 +4,9 @@ import java.util.Map;
 import java.util.Set;
 
 import io.ferry.api.Service;
-import io.ferry.api.ServiceFactory;
 
 /** {@code template}: setting {@code template} is the text, with {@code ${key}} and {@code ${payload}} placeholders. */
-public final class TemplateServiceFactory implements ServiceFactory {
+public final class TemplateServiceFactory extends SelfContainedServiceFactory {
 
     public static final String TYPE = "template";
     static final String TEMPLATE = "template";

@@ -10,13 +10,12 @@ import javax.xml.transform.TransformerConfigurationException;
 import javax.xml.transform.stream.StreamSource;
 
 import io.ferry.api.Service;
-import io.ferry.api.ServiceFactory;
 
 /**
  * {@code xslt}: setting {@code stylesheet} is the path of an XSLT 1.0 file, compiled at start-up so
  * that a broken stylesheet stops the adapter rather than every message.
  */
-public final class XsltServiceFactory implements ServiceFactory {
+public final class XsltServiceFactory extends SelfContainedServiceFactory {
 
     public static final String TYPE = "xslt";
     static final String STYLESHEET = "stylesheet";
