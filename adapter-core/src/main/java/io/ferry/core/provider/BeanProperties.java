@@ -44,31 +44,24 @@ public final class BeanProperties {
 
     /** Checks every property against the class without setting any: a setter exists and the value is of its type. */
     public static void check(Class<?> type, Map<String, String> properties) {
-        Map<String, Method> setters = setters(type);
         for (Map.Entry<String, String> property : properties.entrySet()) {
             String key = "properties." + property.getKey();
-            Method setter = setters.get(property.getKey());
-            if (setter == null) {
+            if (!checkValue(type, key, property.getKey(), property.getValue())) {
                 throw new InvalidConnectionException(key, type.getName() + " has no property '" + property.getKey() + "'");
             }
-            convert(key, property.getValue(), setter.getParameterTypes()[0]);
         }
     }
 
     /**
-     * Checks one option of a URL against the class's properties: false when it has no such property; a value
-     * not of its type is refused on {@code setting} (the key the option was written under), naming the option.
+     * Checks one property against the class: false when it has no such property; a value not of its type is
+     * refused on {@code setting}, the key it was written under.
      */
-    public static boolean checkOption(Class<?> type, String setting, String option, String value) {
-        Method setter = setters(type).get(option);
+    public static boolean checkValue(Class<?> type, String setting, String property, String value) {
+        Method setter = setters(type).get(property);
         if (setter == null) {
             return false;
         }
-        try {
-            convert(setting, value, setter.getParameterTypes()[0]);
-        } catch (InvalidConnectionException e) {
-            throw new InvalidConnectionException(setting, "option '" + option + "': " + e.getMessage(), e);
-        }
+        convert(setting, value, setter.getParameterTypes()[0]);
         return true;
     }
 

@@ -2,7 +2,9 @@ package io.ferry.provider.artemis;
 
 import java.lang.reflect.Field;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -130,17 +132,16 @@ public final class ArtemisProvider implements BrokerProvider {
      * factory's properties (their values of its type) and the two the URL parser itself reads.
      */
     private static void checkOptions(ConnectionSettings settings) {
-        Matcher option = URL_OPTION.matcher(settings.url());
-        while (option.find()) {
-            String name = option.group(1);
+        for (Map.Entry<String, String> option : urlOptions(settings.url()).entrySet()) {
+            String name = option.getKey();
             if (PARSER_OPTIONS.contains(name) || TransportConstants.ALLOWABLE_CONNECTOR_KEYS.contains(name)) {
                 continue;
             }
             boolean known;
             try {
-                known = BeanProperties.checkOption(ActiveMQConnectionFactory.class, "url", name, option.group(2));
+                known = BeanProperties.checkValue(ActiveMQConnectionFactory.class, "url", name, option.getValue());
             } catch (InvalidConnectionException e) {
-                throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + e.getMessage(), e);
+                throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': option '" + name + "': " + e.getMessage(), e);
             }
             if (!known) {
                 throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': option '" + name
@@ -157,20 +158,20 @@ public final class ArtemisProvider implements BrokerProvider {
     @Override
     public ConnectionFactory connectionFactory(ConnectionSettings settings) {
         ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(settings.url());
-        String url = settings.url();
-        if (!sets(url, PRODUCER_WINDOW_OPTION)) {
+        Map<String, String> written = urlOptions(settings.url());
+        if (!written.containsKey(PRODUCER_WINDOW_OPTION)) {
             factory.setProducerWindowSize(PRODUCER_WINDOW_BYTES);
         }
-        if (!sets(url, FAILURE_CHECK_PERIOD_OPTION)) {
+        if (!written.containsKey(FAILURE_CHECK_PERIOD_OPTION)) {
             factory.setClientFailureCheckPeriod(FAILURE_CHECK_PERIOD_MILLIS);
         }
-        if (!sets(url, CONNECTION_TTL_OPTION)) {
+        if (!written.containsKey(CONNECTION_TTL_OPTION)) {
             factory.setConnectionTTL(CONNECTION_TTL_MILLIS);
         }
-        if (!sets(url, CALL_TIMEOUT_OPTION)) {
+        if (!written.containsKey(CALL_TIMEOUT_OPTION)) {
             factory.setCallTimeout(CALL_TIMEOUT_MILLIS);
         }
-        if (!sets(url, TransportConstants.NETTY_CONNECT_TIMEOUT) && factory.getStaticConnectors() != null) {
+        if (!written.containsKey(TransportConstants.NETTY_CONNECT_TIMEOUT) && factory.getStaticConnectors() != null) {
             for (TransportConfiguration connector : factory.getStaticConnectors()) {
                 // TCP (and TLS) connectors only: the in-VM one has no socket to time out.
                 if (NettyConnectorFactory.class.getName().equals(connector.getFactoryClassName())) {
@@ -182,8 +183,14 @@ public final class ArtemisProvider implements BrokerProvider {
         return factory;
     }
 
-    private static boolean sets(String url, String option) {
-        return url.contains(option + "=");
+    /** Every option written in the URL, also inside a list of brokers, by name (a later one of a name wins). */
+    private static Map<String, String> urlOptions(String url) {
+        Map<String, String> options = new LinkedHashMap<>();
+        Matcher option = URL_OPTION.matcher(url);
+        while (option.find()) {
+            options.put(option.group(1), option.group(2));
+        }
+        return options;
     }
 
     /**
