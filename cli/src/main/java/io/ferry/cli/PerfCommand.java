@@ -122,8 +122,8 @@ public final class PerfCommand implements Callable<Integer> {
             + "taking this long per message, e.g. 2ms: work for a pool to share (a pooling workflow without services runs no pool)")
     Duration serviceDelay;
 
-    @Option(names = "--profile", description = "record every process it starts with Java Flight Recorder and write each case's "
-            + "CPU flame graphs (local broker, remote broker, bridge), cut to the case's first measured pass, next to report.json")
+    @Option(names = "--profile", description = "profile every process it starts (async-profiler, CPU mode) and write each case's "
+            + "CPU flame graphs and stacks (local broker, remote broker, bridge), cut to the case's first measured pass, next to report.json")
     boolean profile;
 
     @Option(names = "--sweep", description = "pool-size=1,2,4,8: run the pooling cases once per pool size (a concurrency table); "

@@ -122,7 +122,7 @@ class PerfRunTest {
      * that can bridge them; each process reaches each broker through the provider its kind names. Ferry acknowledges
      * the local broker by hand (--no-local-transactions), as docs/benchmarks.md measures it; the sender commits ten
      * messages per transaction (--sender-transaction 10), so a backlog builds; every process records with the flight
-     * recorder (--profile); the fixed-rate passes run with every case at once (--latency-side-by-side), after a warm-up round
+     * profiler (--profile); the fixed-rate passes run with every case at once (--latency-side-by-side), after a warm-up round
      * counted in each case's warm-up.
      */
     @Test
@@ -178,8 +178,15 @@ class PerfRunTest {
                 Path flame = run.directory().resolve(perfCase).resolve(process + "-flame.html");
                 assertThat(output).contains(flame.toString());
                 assertThat(Files.readString(flame)).contains(perfCase + ": " + process + ", CPU during the first measured pass");
+                // Each stack under its thread's name, numbers left out.
+                assertThat(Files.readAllLines(run.directory().resolve(perfCase).resolve(process + "-stacks.txt"))).as(perfCase + " " + process)
+                        .isNotEmpty().allSatisfy(line -> assertThat(line).matches("\\[[^\\d]*\\];.* \\d+"));
             }
         }
+        // async-profiler (this platform has its library): the JVM's own native frames are sampled too, as the flight
+        // recorder's Java-only samples never are.
+        assertThat(run.directory().resolve("profiles").resolve("libasyncProfiler.so")).isRegularFile();
+        assertThat(Files.readString(run.directory().resolve("standard-events-off").resolve("local-broker-stacks.txt"))).contains("libjvm.so.");
         assertThat(run.directory().resolve("no-bridge").resolve("bridge-flame.html")).doesNotExist();
         assertThat(output).doesNotContain("no recording");
 

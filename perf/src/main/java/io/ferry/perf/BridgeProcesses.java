@@ -101,7 +101,7 @@ final class BridgeProcesses {
 
     /** The bridge's JVM options: with --profile, recording from its start. */
     private List<String> jvm(Path caseDir) throws IOException {
-        return settings.profile() ? Profiles.recordingTo(BRIDGE_JVM, Profiles.bridgeRecording(caseDir)) : BRIDGE_JVM;
+        return settings.profile() ? Profiles.recordingTo(BRIDGE_JVM, Profiles.bridgeRecording(caseDir), caseDir.getParent()) : BRIDGE_JVM;
     }
 
     private String adapterConfig(FerryCase perfCase) {

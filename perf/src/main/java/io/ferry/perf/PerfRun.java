@@ -104,7 +104,7 @@ public final class PerfRun {
         }
         if (settings.profile()) {
             // The processes have exited, and so written their recordings.
-            console.out().println("CPU flame graphs of each case's first measured pass (the figures above were measured with the flight recorder on):");
+            console.out().println("CPU flame graphs of each case's first measured pass (the figures above were measured with the profiler on):");
             Profiles.write(dir, profiled).forEach(line -> console.out().println("  " + line));
         }
         return report;
@@ -161,7 +161,7 @@ public final class PerfRun {
             case ACTIVEMQ -> new String[] {"broker", "--kind", kind.configName(), "--name", side, "--port", Integer.toString(port),
                     "--amqp-port", Integer.toString(amqpPort), "--data", data.toString(), "--config", config.toString()};
         };
-        List<String> jvm = settings.profile() ? Profiles.recordingTo(BROKER_JVM, Profiles.brokerRecording(dir, side)) : BROKER_JVM;
+        List<String> jvm = settings.profile() ? Profiles.recordingTo(BROKER_JVM, Profiles.brokerRecording(dir, side), dir) : BROKER_JVM;
         return processes.start(side + " broker", dir.resolve(side + "-broker.log"), ferry.command(jvm, arguments));
     }
 
