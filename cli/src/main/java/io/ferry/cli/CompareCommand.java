@@ -28,11 +28,6 @@ public final class CompareCommand implements Callable<Integer>, OneLineErrors {
     Path after;
 
     @Override
-    public String commandName() {
-        return "compare";
-    }
-
-    @Override
     public Integer call() {
         try {
             String table = FiguresComparison.format(FiguresFile.read(before), FiguresFile.read(after));

@@ -2,7 +2,8 @@ package io.ferry.cli;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 import io.ferry.peers.PeerCommand;
 
@@ -23,17 +24,14 @@ public final class FerryMain {
         CommandLine peer = new CommandLine(new PeerCommand());
         peer.getCommandSpec().usageMessage().hidden(true);
         commandLine.addSubcommand(peer);
-        IParameterExceptionHandler standard = commandLine.getParameterExceptionHandler();
-        // ferry loadgen, health and compare promise one line on stderr for bad input; the others keep picocli's usage help.
+        // Bad input on the command line is one line on stderr and exit code 2, every command alike: picocli's usage
+        // help after it (a hundred lines for ferry perf) would scroll the one line that matters out of sight.
         commandLine.setParameterExceptionHandler((error, args) -> {
             if (LoadgenCommand.isWithin(error.getCommandLine())) {
                 return LoadgenCommand.fail(LoadgenCommand.EXIT_BAD_INPUT, error.getMessage());
             }
-            if (error.getCommandLine().getCommand() instanceof OneLineErrors command) {
-                System.err.println("ferry " + command.commandName() + ": " + error.getMessage());
-                return OneLineErrors.EXIT_BAD_INPUT;
-            }
-            return standard.handleParseException(error, args);
+            System.err.println(oneLine(error));
+            return OneLineErrors.EXIT_BAD_INPUT;
         });
         // A peer bridge that cannot start says why in one line and exits with 1.
         commandLine.setExecutionExceptionHandler((e, line, parseResult) -> {
@@ -44,5 +42,14 @@ public final class FerryMain {
             throw e;
         });
         return commandLine;
+    }
+
+    /** "ferry run: Unknown options: '--confg', 'x' (did you mean --config?)": the command, picocli's message, its guess. */
+    static String oneLine(ParameterException error) {
+        StringBuilder line = new StringBuilder(error.getCommandLine().getCommandSpec().qualifiedName()).append(": ").append(error.getMessage());
+        if (error instanceof UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+            line.append(" (did you mean ").append(String.join(" or ", unmatched.getSuggestions())).append("?)");
+        }
+        return line.toString();
     }
 }

@@ -54,11 +54,6 @@ public final class HealthCommand implements Callable<Integer>, OneLineErrors {
     Path html;
 
     @Override
-    public String commandName() {
-        return "health";
-    }
-
-    @Override
     public Integer call() {
         try {
             HealthReport report = new HealthCheck(client()).run(sample);

@@ -75,11 +75,6 @@ public final class SoakCommand implements Callable<Integer>, OneLineErrors {
     Path out;
 
     @Override
-    public String commandName() {
-        return "soak";
-    }
-
-    @Override
     public Integer call() {
         SoakSettings settings;
         try {

@@ -142,6 +142,24 @@ class FerryCommandLineTest {
         assertThat(result.err()).isEqualTo(message + System.lineSeparator());
     }
 
+    /** What picocli refuses while parsing: one line naming the command, with picocli's guess where it has one; no usage help. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', textBlock = """
+            perf --bogus                 | ferry perf: Unknown option: '--bogus'
+            perf --messages abc          | ferry perf: Invalid value for option '--messages': 'abc' is not an int
+            run --confg x                | ferry run: Unknown options: '--confg', 'x' (did you mean --config?)
+            run -c                       | ferry run: Missing required parameter for option '--config' (<config>)
+            broker                       | ferry broker: Missing required option: '--name=<name>'
+            brokr --name local           | ferry: Unmatched arguments from index 0: 'brokr', '--name', 'local' (did you mean broker?)
+            --bogus                      | ferry: Unknown option: '--bogus'
+            """)
+    void commandLineMistakesAreOneLineAndExitCodeTwo(String arguments, String message) {
+        CommandRun result = run(arguments.split(" "));
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo(message + System.lineSeparator());
+        assertThat(result.out()).isEmpty();
+    }
+
     @Test
     void aBrokerWithAMissingConfigurationSaysSo() {
         CommandRun result = run("broker", "--name", "local", "--config", dir.resolve("none.xml").toString(),
