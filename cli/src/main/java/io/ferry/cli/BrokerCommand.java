@@ -53,7 +53,7 @@ final class BrokerCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         if (kind == Kind.ARTEMIS && amqpPort != null) {
             System.err.println("ferry broker: --amqp-port is for --kind activemq; Artemis serves AMQP 1.0 on its one port (--port)");
-            return OneLineErrors.EXIT_BAD_INPUT;
+            return ExitCodes.BAD_INPUT;
         }
         String brokerName = name.name().toLowerCase(Locale.ROOT);
         // Each kind in a directory of its own: an Artemis and an ActiveMQ Classic broker of one name may run side by side.

@@ -16,10 +16,10 @@ import io.ferry.health.HealthCheckException;
         description = {"Compares two files of per-tag statistics: per tag, count, mean, p50, p90, p99 and max before, after, "
                 + "and after/before. Reads the JSON of ferry run --stats-file, of /actuator/profiling (its cumulative "
                 + "figures) and of ferry health --json. Exit codes: 0 compared, 2 bad input."})
-public final class CompareCommand implements Callable<Integer>, OneLineErrors {
+public final class CompareCommand implements Callable<Integer> {
 
     public static final int EXIT_COMPARED = 0;
-    public static final int EXIT_BAD_INPUT = OneLineErrors.EXIT_BAD_INPUT;
+    public static final int EXIT_BAD_INPUT = ExitCodes.BAD_INPUT;
 
     @Parameters(index = "0", paramLabel = "BEFORE", description = "statistics before the change")
     Path before;

@@ -1,5 +1,7 @@
 package io.ferry.cli;
 
+import java.util.List;
+
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParameterException;
@@ -13,6 +15,9 @@ import io.ferry.peers.PeerCommand;
         subcommands = {BrokerCommand.class, RunCommand.class, PerfCommand.class, SoakCommand.class, LoadgenCommand.class, HealthCommand.class,
                 CompareCommand.class, CommandLine.HelpCommand.class})
 public final class FerryMain {
+
+    /** picocli guesses by the first letters: past a few, its guesses are a list of options, not a hint. */
+    private static final int MAX_GUESSES = 3;
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
@@ -28,10 +33,10 @@ public final class FerryMain {
         // help after it (a hundred lines for ferry perf) would scroll the one line that matters out of sight.
         commandLine.setParameterExceptionHandler((error, args) -> {
             if (LoadgenCommand.isWithin(error.getCommandLine())) {
-                return LoadgenCommand.fail(LoadgenCommand.EXIT_BAD_INPUT, error.getMessage());
+                return LoadgenCommand.fail(LoadgenCommand.EXIT_BAD_INPUT, withGuess(error));
             }
-            System.err.println(oneLine(error));
-            return OneLineErrors.EXIT_BAD_INPUT;
+            System.err.println(error.getCommandLine().getCommandSpec().qualifiedName() + ": " + withGuess(error));
+            return ExitCodes.BAD_INPUT;
         });
         // A peer bridge that cannot start says why in one line and exits with 1.
         commandLine.setExecutionExceptionHandler((e, line, parseResult) -> {
@@ -44,12 +49,12 @@ public final class FerryMain {
         return commandLine;
     }
 
-    /** "ferry run: Unknown options: '--confg', 'x' (did you mean --config?)": the command, picocli's message, its guess. */
-    static String oneLine(ParameterException error) {
-        StringBuilder line = new StringBuilder(error.getCommandLine().getCommandSpec().qualifiedName()).append(": ").append(error.getMessage());
+    /** "Unknown options: '--confg', 'x' (did you mean --config?)": picocli's message and its first guesses, if any. */
+    private static String withGuess(ParameterException error) {
         if (error instanceof UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
-            line.append(" (did you mean ").append(String.join(" or ", unmatched.getSuggestions())).append("?)");
+            List<String> guesses = unmatched.getSuggestions();
+            return error.getMessage() + " (did you mean " + String.join(" or ", guesses.subList(0, Math.min(MAX_GUESSES, guesses.size()))) + "?)";
         }
-        return line.toString();
+        return error.getMessage();
     }
 }

@@ -26,11 +26,11 @@ import io.ferry.runtime.management.ManagementClient;
                 + "and rejected messages, dropped events, reconnections, channel states, busy workers, and findings "
                 + "with recommendations. Reads everything twice, --sample apart. Exit codes: 0 no findings, 1 findings, "
                 + "2 bad input, 3 the adapter cannot be read (unreachable, 401, not a Ferry management endpoint)."})
-public final class HealthCommand implements Callable<Integer>, OneLineErrors {
+public final class HealthCommand implements Callable<Integer> {
 
     public static final int EXIT_HEALTHY = 0;
     public static final int EXIT_FINDINGS = 1;
-    public static final int EXIT_BAD_INPUT = OneLineErrors.EXIT_BAD_INPUT;
+    public static final int EXIT_BAD_INPUT = ExitCodes.BAD_INPUT;
     public static final int EXIT_UNREACHABLE = 3;
 
     @Option(names = "--url", required = true, description = "the adapter's management URL, e.g. http://127.0.0.1:8091")

@@ -22,7 +22,7 @@ final class LoadgenCommand implements Runnable {
 
     static final int EXIT_CLEAN = 0;
     static final int EXIT_UNDELIVERED = 1;
-    static final int EXIT_BAD_INPUT = 2;
+    static final int EXIT_BAD_INPUT = ExitCodes.BAD_INPUT;
     static final int EXIT_CANNOT_CONNECT = 3;
     static final String PASSWORD_VARIABLE = "FERRY_LOADGEN_PASSWORD";
 

@@ -30,7 +30,7 @@ import io.ferry.workflow.WorkflowSettings;
                 + "after the warm-up, with its 95%% interval and a verdict (flat, rises, falls, no clear trend), and the "
                 + "delivery check. Writes report.json and report.html (a chart per series). Stops by itself; exit code 0 when "
                 + "delivery was clean, 1 when not or when the run failed, 2 for bad options."})
-public final class SoakCommand implements Callable<Integer>, OneLineErrors {
+public final class SoakCommand implements Callable<Integer> {
 
     @Option(names = "--duration", converter = DurationConverter.class, defaultValue = "30m",
             description = "how long the load runs, e.g. 30m, 2h (default ${DEFAULT-VALUE})")
@@ -81,7 +81,7 @@ public final class SoakCommand implements Callable<Integer>, OneLineErrors {
             settings = settings();
         } catch (IllegalArgumentException e) {
             System.err.println("ferry soak: " + e.getMessage());
-            return EXIT_BAD_INPUT;
+            return ExitCodes.BAD_INPUT;
         }
         try {
             SoakReport report = new SoakRun(settings, new FerryProcesses(FerryMain.class.getName()), System.out).run();

@@ -152,6 +152,7 @@ class FerryCommandLineTest {
             broker                       | ferry broker: Missing required option: '--name=<name>'
             brokr --name local           | ferry: Unmatched arguments from index 0: 'brokr', '--name', 'local' (did you mean broker?)
             --bogus                      | ferry: Unknown option: '--bogus'
+            loadgen send --mesages 5     | ferry loadgen: Unknown options: '--mesages', '5' (did you mean --messages?)
             """)
     void commandLineMistakesAreOneLineAndExitCodeTwo(String arguments, String message) {
         CommandRun result = run(arguments.split(" "));
