@@ -122,7 +122,7 @@ public final class PerfCommand implements Callable<Integer> {
             + "taking this long per message, e.g. 2ms: work for a pool to share (a pooling workflow without services runs no pool)")
     Duration serviceDelay;
 
-    @Option(names = "--profile", description = "profile every process it starts (async-profiler, CPU mode) and write each case's "
+    @Option(names = "--profile", description = "profile every process it starts (async-profiler in CPU mode, or Java Flight Recorder where it cannot load) and write each case's "
             + "CPU flame graphs and stacks (local broker, remote broker, bridge), cut to the case's first measured pass, next to report.json")
     boolean profile;
 

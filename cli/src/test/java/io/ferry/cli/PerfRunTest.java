@@ -121,8 +121,8 @@ class PerfRunTest {
      * Across vendors: an ActiveMQ Classic local broker (OpenWire) and an Artemis remote one, with Ferry and the peers
      * that can bridge them; each process reaches each broker through the provider its kind names. Ferry acknowledges
      * the local broker by hand (--no-local-transactions), as docs/benchmarks.md measures it; the sender commits ten
-     * messages per transaction (--sender-transaction 10), so a backlog builds; every process records with the flight
-     * profiler (--profile); the fixed-rate passes run with every case at once (--latency-side-by-side), after a warm-up round
+     * messages per transaction (--sender-transaction 10), so a backlog builds; every process is profiled
+     * (--profile); the fixed-rate passes run with every case at once (--latency-side-by-side), after a warm-up round
      * counted in each case's warm-up.
      */
     @Test
@@ -178,15 +178,17 @@ class PerfRunTest {
                 Path flame = run.directory().resolve(perfCase).resolve(process + "-flame.html");
                 assertThat(output).contains(flame.toString());
                 assertThat(Files.readString(flame)).contains(perfCase + ": " + process + ", CPU during the first measured pass");
-                // Each stack under its thread's name, numbers left out.
+                // Each stack under its thread's name, digits written as '#'.
                 assertThat(Files.readAllLines(run.directory().resolve(perfCase).resolve(process + "-stacks.txt"))).as(perfCase + " " + process)
                         .isNotEmpty().allSatisfy(line -> assertThat(line).matches("\\[[^\\d]*\\];.* \\d+"));
             }
         }
-        // async-profiler (this platform has its library): the JVM's own native frames are sampled too, as the flight
-        // recorder's Java-only samples never are.
-        assertThat(run.directory().resolve("profiles").resolve("libasyncProfiler.so")).isRegularFile();
-        assertThat(Files.readString(run.directory().resolve("standard-events-off").resolve("local-broker-stacks.txt"))).contains("libjvm.so.");
+        // On Linux, async-profiler: the JVM's own native frames are sampled too, as the flight recorder's never are.
+        if (System.getProperty("os.name").startsWith("Linux")) {
+            assertThat(output).contains("profiling every process with async-profiler 4.2, CPU mode");
+            assertThat(Files.readString(run.directory().resolve("standard-events-off").resolve("local-broker-stacks.txt"))).contains("libjvm.so.");
+        }
+        assertThat(output).doesNotContain("unreadable recording");
         assertThat(run.directory().resolve("no-bridge").resolve("bridge-flame.html")).doesNotExist();
         assertThat(output).doesNotContain("no recording");
 

@@ -47,6 +47,8 @@ final class BridgeProcesses {
     private final PerfReport.Broker local;
     private final PerfReport.Broker remote;
     private final Processes processes;
+    /** With --profile, how each bridge is profiled; else null. */
+    private final Profiles profiles;
     private final Map<String, Bridge> byCase = new HashMap<>();
 
     /** Where processes the run started are kept, so that all of them are stopped in the end. */
@@ -55,13 +57,14 @@ final class BridgeProcesses {
     }
 
     BridgeProcesses(PerfSettings settings, FerryProcesses ferry, Path dir, PerfReport.Broker local, PerfReport.Broker remote,
-                    Processes processes) {
+                    Processes processes, Profiles profiles) {
         this.settings = settings;
         this.ferry = ferry;
         this.dir = dir;
         this.local = local;
         this.remote = remote;
         this.processes = processes;
+        this.profiles = profiles;
     }
 
     /** The case's bridge, started now if this is its first run; null for a case without a process of its own. */
@@ -101,7 +104,7 @@ final class BridgeProcesses {
 
     /** The bridge's JVM options: with --profile, recording from its start. */
     private List<String> jvm(Path caseDir) throws IOException {
-        return settings.profile() ? Profiles.recordingTo(BRIDGE_JVM, Profiles.bridgeRecording(caseDir), caseDir.getParent()) : BRIDGE_JVM;
+        return profiles != null ? profiles.recordingTo(BRIDGE_JVM, Profiles.bridgeRecording(caseDir)) : BRIDGE_JVM;
     }
 
     private String adapterConfig(FerryCase perfCase) {

@@ -63,7 +63,8 @@ public final class PerfRun {
     private BridgeProcesses bridges;
     private PerfReport.Broker local;
     private PerfReport.Broker remote;
-    /** With --profile: each case's first measured pass, where its flame graphs are cut. */
+    /** With --profile: how every process is profiled (else null), and each case's first measured pass, where its flame graphs are cut. */
+    private Profiles profiles;
     private final List<Profiles.Window> profiled = new ArrayList<>();
 
     /** @param ferry how to start `ferry broker`, `ferry run` and `ferry peer` in processes of their own */
@@ -82,6 +83,10 @@ public final class PerfRun {
 
     public PerfReport run() throws Exception {
         Files.createDirectories(dir);
+        if (settings.profile()) {
+            profiles = Profiles.choose(dir);
+            console.out().println("profiling every process with " + profiles.description());
+        }
         PerfReport report;
         try (ProcessGroup group = new ProcessGroup("perf")) {
             processes = group;
@@ -104,7 +109,7 @@ public final class PerfRun {
         }
         if (settings.profile()) {
             // The processes have exited, and so written their recordings.
-            console.out().println("CPU flame graphs of each case's first measured pass (the figures above were measured with the profiler on):");
+            console.out().println("CPU flame graphs of each case's first measured pass (" + profiles.description() + "; the figures above were measured with it on):");
             Profiles.write(dir, profiled).forEach(line -> console.out().println("  " + line));
         }
         return report;
@@ -138,7 +143,7 @@ public final class PerfRun {
         remote = new PerfReport.Broker(settings.remoteBroker(), remoteBroker.awaitReady(ReadySignal.Part.BROKER, BROKER_START_TIMEOUT).value());
         local = new PerfReport.Broker(settings.localBroker(), localBroker.awaitReady(ReadySignal.Part.BROKER, BROKER_START_TIMEOUT).value());
         cpu = new CpuMeter(localBroker, remoteBroker);
-        bridges = new BridgeProcesses(settings, ferry, dir, local, remote, processes::start);
+        bridges = new BridgeProcesses(settings, ferry, dir, local, remote, processes::start, profiles);
         console.brokers(local, remote, dir);
         warmUpBrokers();
     }
@@ -161,7 +166,7 @@ public final class PerfRun {
             case ACTIVEMQ -> new String[] {"broker", "--kind", kind.configName(), "--name", side, "--port", Integer.toString(port),
                     "--amqp-port", Integer.toString(amqpPort), "--data", data.toString(), "--config", config.toString()};
         };
-        List<String> jvm = settings.profile() ? Profiles.recordingTo(BROKER_JVM, Profiles.brokerRecording(dir, side), dir) : BROKER_JVM;
+        List<String> jvm = profiles != null ? profiles.recordingTo(BROKER_JVM, Profiles.brokerRecording(dir, side)) : BROKER_JVM;
         return processes.start(side + " broker", dir.resolve(side + "-broker.log"), ferry.command(jvm, arguments));
     }
 

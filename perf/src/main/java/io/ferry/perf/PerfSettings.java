@@ -19,7 +19,7 @@ import java.util.List;
  *                        runs ({@link PerfRun}), rather than one case at a time after its warm-up
  * @param senderTransaction messages per transaction of each load generator thread; 1 sends each on its own
  * @param serviceDelay    a {@code delay} service in every Ferry case's workflow, taking this long per message; null for none
- * @param profile         record every process with Java Flight Recorder and write each case's CPU flame graphs ({@link Profiles})
+ * @param profile         profile every process (async-profiler, or Java Flight Recorder where it cannot load) and write each case's CPU flame graphs ({@link Profiles})
  * @param localBroker     the kind of the local broker, where the load generator sends
  * @param remoteBroker    the kind of the remote broker, where it receives
  */
