@@ -82,7 +82,9 @@ final class Profiles {
         }
         String printed = Files.readString(probeOutput);
         if (probe.exitValue() != 0) {
-            return flightRecorder("async-profiler's library did not load: " + printed.lines().findFirst().orElse("exit code " + probe.exitValue()));
+            // The JVM says "Error occurred during initialization of VM", then why.
+            return flightRecorder("async-profiler's library did not load: "
+                    + String.join("; ", printed.lines().filter(line -> !line.isBlank()).limit(3).toList()));
         }
         Files.delete(probeOutput);
         // The agent prints its version before the JVM's own lines: "4.2openjdk version ...".

@@ -1,10 +1,12 @@
 package io.ferry.perf;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -42,15 +44,41 @@ class ProfilesTest {
         assertThat(stacks).contains("io.ferry.perf.ProfilesTest$Work.spinForASecond").doesNotContain("libjvm.so.");
     }
 
-    /** Runs {@link Work} with the profiler's options, then writes its graphs: its stacks, as the text file holds them. */
-    private static String profileOneSecondOfWork(Profiles profiles, Path runDirectory) throws Exception {
+    @Test
+    void aProcessKilledUnderAsyncProfilerIsNamedAndTheOtherGraphsAreStillWritten() throws Exception {
+        assumeTrue(System.getProperty("os.name").startsWith("Linux"), "async-profiler's CPU mode is measured on Linux here");
+        Path runDirectory = dir.resolve("run");
+        Profiles profiles = Profiles.choose(runDirectory);
         Path recording = Profiles.brokerRecording(runDirectory, PerfRun.LOCAL);
+        long from = System.currentTimeMillis();
+        Process process = new ProcessBuilder(command(profiles, recording)).redirectErrorStream(true)
+                .redirectOutput(runDirectory.resolve("work.log").toFile()).start();
+        // async-profiler writes its file from the start and completes it at the JVM's exit, which a kill never reaches.
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.isRegularFile(recording) && Files.size(recording) > 0);
+        process.destroyForcibly().waitFor();
+
+        List<String> lines = Profiles.write(runDirectory, List.of(new Profiles.Window("work", false, from, System.currentTimeMillis())));
+
+        // The reader's own words in between (Java 17: "No metadata event found in finished chunk.").
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).startsWith("unreadable recording from the local-broker (" + recording + "): ").endsWith("; did it exit cleanly?");
+        assertThat(lines.get(1)).isEqualTo("no recording from the remote-broker (" + Profiles.brokerRecording(runDirectory, PerfRun.REMOTE)
+                + "): it did not exit cleanly, or its profiler did not start (see its log)");
+    }
+
+    private static List<String> command(Profiles profiles, Path recording) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(profiles.recordingTo(List.of("-Xmx64m"), recording));
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Work.class.getName()));
+        return command;
+    }
+
+    /** Runs {@link Work} with the profiler's options, then writes its graphs: its stacks, as the text file holds them. */
+    private static String profileOneSecondOfWork(Profiles profiles, Path runDirectory) throws Exception {
+        Path recording = Profiles.brokerRecording(runDirectory, PerfRun.LOCAL);
         long from = System.currentTimeMillis();
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(runDirectory.resolve("work.log").toFile()).start();
+        Process process = new ProcessBuilder(command(profiles, recording)).redirectErrorStream(true).redirectOutput(runDirectory.resolve("work.log").toFile()).start();
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).as(Files.readString(runDirectory.resolve("work.log"))).isZero();
 
