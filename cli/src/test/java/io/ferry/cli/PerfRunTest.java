@@ -178,9 +178,13 @@ class PerfRunTest {
                 Path flame = run.directory().resolve(perfCase).resolve(process + "-flame.html");
                 assertThat(output).contains(flame.toString());
                 assertThat(Files.readString(flame)).contains(perfCase + ": " + process + ", CPU during the first measured pass");
-                // Each stack under its thread's name, digits written as '#'.
-                assertThat(Files.readAllLines(run.directory().resolve(perfCase).resolve(process + "-stacks.txt"))).as(perfCase + " " + process)
-                        .isNotEmpty().allSatisfy(line -> assertThat(line).matches("\\[[^\\d]*\\];.* \\d+"));
+                // Each stack under its thread's name, digits written as '#'. Without a bridge, nothing reaches the remote
+                // broker during the pass: it may use no CPU at all then.
+                List<String> stacks = Files.readAllLines(run.directory().resolve(perfCase).resolve(process + "-stacks.txt"));
+                if (!(perfCase.equals("no-bridge") && process.equals("remote-broker"))) {
+                    assertThat(stacks).as(perfCase + " " + process).isNotEmpty();
+                }
+                assertThat(stacks).as(perfCase + " " + process).allSatisfy(line -> assertThat(line).matches("\\[[^\\d]*\\];.* \\d+"));
             }
         }
         // On Linux, async-profiler: the JVM's own native frames are sampled too, as the flight recorder's never are.
