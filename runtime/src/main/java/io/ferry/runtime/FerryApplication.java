@@ -44,7 +44,8 @@ public class FerryApplication {
         application.setLogStartupInfo(false);
         Map<String, Object> defaults = new HashMap<>(ManagementConfiguration.bootProperties(management));
         // The file's spring.*, server.* and management.* keys apply too; the ferry section was bound above.
-        defaults.put("spring.config.additional-location", "optional:file:" + config.toAbsolutePath());
+        // Spring reads this setting as a list split at commas: a comma in the path goes as %2C in the file's URL.
+        defaults.put("spring.config.additional-location", "optional:" + config.toAbsolutePath().toUri().toString().replace(",", "%2C"));
         application.setDefaultProperties(defaults);
         application.addInitializers(context -> context.getBeanFactory().registerSingleton("ferryChannels", channels));
         if (!management.enabled()) {

@@ -5,7 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -190,6 +192,19 @@ class ManagementTest {
         assertThat(new ManagementClient(URI.create("http://127.0.0.1:" + port), "operator", "s3cret pass").get("/actuator/channels").statusCode()).isEqualTo(200);
         ManagementClient http = new ManagementClient(URI.create("http://127.0.0.1:" + port), "operator", "s3cret pass");
         await().atMost(WAIT).until(() -> http.get("/actuator/health").statusCode() == 200);
+    }
+
+    /** The file's spring.* keys apply from wherever it is, a folder with a comma and spaces in its name too. */
+    @Test
+    void theFilesSpringKeysApplyFromAFolderWithACommaAndSpacesInItsName() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("configs, old and new"));
+        Path config = config(local, remote).channel(channel("odd-path", "in", "out")).write(folder.resolve("ferry.yml"));
+        Files.writeString(config, "spring:\n  application:\n    name: ferry-from-an-odd-folder\n", StandardOpenOption.APPEND);
+        FerryChannels channels = new FerryChannels(new FerryConfigLoader().load(config), config, TimingRegistry.global(), System.out);
+
+        context = FerryApplication.of(channels, config).run();
+
+        assertThat(context.getEnvironment().getProperty("spring.application.name")).isEqualTo("ferry-from-an-odd-folder");
     }
 
     private ManagementClient start(AdapterConfig adapter) throws Exception {
