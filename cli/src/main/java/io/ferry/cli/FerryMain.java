@@ -4,6 +4,7 @@ import java.util.List;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
@@ -32,10 +33,7 @@ public final class FerryMain {
         // Bad input on the command line is one line on stderr and exit code 2, every command alike: picocli's usage
         // help after it (a hundred lines for ferry perf) would scroll the one line that matters out of sight.
         commandLine.setParameterExceptionHandler((error, args) -> {
-            if (LoadgenCommand.isWithin(error.getCommandLine())) {
-                return LoadgenCommand.fail(LoadgenCommand.EXIT_BAD_INPUT, withGuess(error));
-            }
-            System.err.println(error.getCommandLine().getCommandSpec().qualifiedName() + ": " + withGuess(error));
+            System.err.println(error.getCommandLine().getCommandSpec().qualifiedName() + ": " + withGuess(unknownFirst(error)));
             return ExitCodes.BAD_INPUT;
         });
         // A peer bridge that cannot start says why in one line and exits with 1.
@@ -47,6 +45,18 @@ public final class FerryMain {
             throw e;
         });
         return commandLine;
+    }
+
+    /**
+     * picocli reports a missing required option before an unknown one; but "--url is missing" for {@code ferry health
+     * --ulr x} sends the user after the wrong mistake, so the unknown options are named first.
+     */
+    private static ParameterException unknownFirst(ParameterException error) {
+        List<String> unmatched = error.getCommandLine().getUnmatchedArguments();
+        if (error instanceof MissingParameterException && !unmatched.isEmpty()) {
+            return new UnmatchedArgumentException(error.getCommandLine(), unmatched);
+        }
+        return error;
     }
 
     /** "Unknown options: '--confg', 'x' (did you mean --config?)": picocli's message and its first guesses, if any. */

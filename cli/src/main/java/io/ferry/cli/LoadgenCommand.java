@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -13,7 +12,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code ferry loadgen send|receive}: the load generator on its own, against any Artemis broker.
  * Exit codes: 0 clean, 1 messages missing, duplicated or corrupted, 2 bad input, 3 the broker cannot
- * be reached (or failed mid-run). Every failure is one line on stderr, starting "ferry loadgen: ".
+ * be reached (or failed mid-run). Every failure is one line on stderr, starting with the command's name
+ * ("ferry loadgen send: ").
  */
 @Command(name = "loadgen", mixinStandardHelpOptions = true,
         description = "Sends load messages to a queue, or receives and accounts for them (exactly once, latency, throughput).",
@@ -34,20 +34,10 @@ final class LoadgenCommand implements Runnable {
         throw new ParameterException(spec.commandLine(), "missing subcommand: send or receive");
     }
 
-    /** Prints one line on stderr and answers the exit code. */
-    static int fail(int exitCode, String message) {
-        System.err.println("ferry loadgen: " + message);
+    /** Prints one line on stderr, "ferry loadgen send: message", and answers the exit code. */
+    static int fail(CommandSpec command, int exitCode, String message) {
+        System.err.println(command.qualifiedName() + ": " + message);
         return exitCode;
-    }
-
-    /** True when a command line is {@code loadgen} or one of its subcommands. */
-    static boolean isWithin(CommandLine commandLine) {
-        for (CommandLine line = commandLine; line != null; line = line.getParent()) {
-            if (line.getCommand() instanceof LoadgenCommand) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Writes a report's JSON, making the folder if needed. */

@@ -8,7 +8,9 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import io.ferry.loadgen.ConsoleProgress;
 import io.ferry.loadgen.LoadException;
@@ -26,6 +28,9 @@ import io.ferry.loadgen.SinkSettings;
         description = "Receives load messages until the expected ones arrived or the queue stays quiet, "
                 + "then reports missing, duplicated and corrupted messages, latency and throughput.")
 final class LoadgenReceiveCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--url", defaultValue = "tcp://127.0.0.1:61617", description = "the broker's URL, in its provider's form")
     String url;
@@ -56,7 +61,7 @@ final class LoadgenReceiveCommand implements Callable<Integer> {
         try {
             settings = new SinkSettings(broker.settings(url), queue, expected, idleTimeout, runId);
         } catch (IllegalArgumentException e) {
-            return LoadgenCommand.fail(LoadgenCommand.EXIT_BAD_INPUT, e.getMessage());
+            return LoadgenCommand.fail(spec, LoadgenCommand.EXIT_BAD_INPUT, e.getMessage());
         }
         ConsoleProgress progress = ConsoleProgress.onStandardOutput();
         try {
@@ -69,10 +74,10 @@ final class LoadgenReceiveCommand implements Callable<Integer> {
             return LoadgenReport.delivered(report.delivery()) ? LoadgenCommand.EXIT_CLEAN : LoadgenCommand.EXIT_UNDELIVERED;
         } catch (IllegalArgumentException e) {
             progress.finish();
-            return LoadgenCommand.fail(LoadgenCommand.EXIT_BAD_INPUT, e.getMessage());
+            return LoadgenCommand.fail(spec, LoadgenCommand.EXIT_BAD_INPUT, e.getMessage());
         } catch (LoadException e) {
             progress.finish();
-            return LoadgenCommand.fail(LoadgenCommand.EXIT_CANNOT_CONNECT, e.getMessage());
+            return LoadgenCommand.fail(spec, LoadgenCommand.EXIT_CANNOT_CONNECT, e.getMessage());
         }
     }
 }

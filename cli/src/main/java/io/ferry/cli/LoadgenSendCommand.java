@@ -7,7 +7,9 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import io.ferry.loadgen.ConsoleProgress;
 import io.ferry.loadgen.Content;
@@ -22,6 +24,9 @@ import io.ferry.loadgen.SendSettings;
 @Command(name = "send", mixinStandardHelpOptions = true, showDefaultValues = true,
         description = "Sends load messages to a queue and reports how fast they went.")
 final class LoadgenSendCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
 
     static final int DEFAULT_SIZE = 3072;
 
@@ -89,7 +94,7 @@ final class LoadgenSendCommand implements Callable<Integer> {
         try {
             settings = settings();
         } catch (IllegalArgumentException e) {
-            return LoadgenCommand.fail(LoadgenCommand.EXIT_BAD_INPUT, e.getMessage());
+            return LoadgenCommand.fail(spec, LoadgenCommand.EXIT_BAD_INPUT, e.getMessage());
         }
         ConsoleProgress progress = ConsoleProgress.onStandardOutput();
         try {
@@ -102,10 +107,10 @@ final class LoadgenSendCommand implements Callable<Integer> {
             return LoadgenCommand.EXIT_CLEAN;
         } catch (IllegalArgumentException e) {
             progress.finish();
-            return LoadgenCommand.fail(LoadgenCommand.EXIT_BAD_INPUT, e.getMessage());
+            return LoadgenCommand.fail(spec, LoadgenCommand.EXIT_BAD_INPUT, e.getMessage());
         } catch (LoadException e) {
             progress.finish();
-            return LoadgenCommand.fail(LoadgenCommand.EXIT_CANNOT_CONNECT, e.getMessage());
+            return LoadgenCommand.fail(spec, LoadgenCommand.EXIT_CANNOT_CONNECT, e.getMessage());
         }
     }
 

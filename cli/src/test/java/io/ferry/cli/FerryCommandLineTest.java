@@ -152,7 +152,12 @@ class FerryCommandLineTest {
             broker                       | ferry broker: Missing required option: '--name=<name>'
             brokr --name local           | ferry: Unmatched arguments from index 0: 'brokr', '--name', 'local' (did you mean broker?)
             --bogus                      | ferry: Unknown option: '--bogus'
-            loadgen send --mesages 5     | ferry loadgen: Unknown options: '--mesages', '5' (did you mean --messages?)
+            loadgen send --mesages 5     | ferry loadgen send: Unknown options: '--mesages', '5' (did you mean --messages?)
+            loadgen                      | ferry loadgen: missing subcommand: send or receive
+            health --bogus               | ferry health: Unknown option: '--bogus'
+            health --urll x              | ferry health: Unknown options: '--urll', 'x' (did you mean --url?)
+            health                       | ferry health: Missing required option: '--url=<url>'
+            broker --namee local         | ferry broker: Unknown options: '--namee', 'local' (did you mean --name?)
             """)
     void commandLineMistakesAreOneLineAndExitCodeTwo(String arguments, String message) {
         CommandRun result = run(arguments.split(" "));

@@ -42,30 +42,30 @@ class LoadgenCommandLineTest {
     void aPayloadSizeOfZeroIsOneLineAndExitCodeTwo() {
         CommandRun result = run("loadgen", "send", "--url", broker.url(), "--size", "0");
         assertThat(result.exitCode()).isEqualTo(2);
-        assertThat(result.err()).isEqualTo("ferry loadgen: --size must be positive, got 0" + NL);
+        assertThat(result.err()).isEqualTo("ferry loadgen send: --size must be positive, got 0" + NL);
     }
 
     @Test
     void aTransactionSizeOfZeroIsOneLineAndExitCodeTwo() {
         CommandRun result = run("loadgen", "send", "--url", broker.url(), "--transaction-size", "0");
         assertThat(result.exitCode()).isEqualTo(2);
-        assertThat(result.err()).isEqualTo("ferry loadgen: --transaction-size must be at least 1, got 0" + NL);
+        assertThat(result.err()).isEqualTo("ferry loadgen send: --transaction-size must be at least 1, got 0" + NL);
     }
 
     @Test
     void optionsPicocliCannotReadAreOneLineAndExitCodeTwo() {
         assertThat(run("loadgen", "send", "--pause", "10")).satisfies(result -> {
             assertThat(result.exitCode()).isEqualTo(2);
-            assertThat(result.err()).isEqualTo("ferry loadgen: Invalid value for option '--pause': "
+            assertThat(result.err()).isEqualTo("ferry loadgen send: Invalid value for option '--pause': "
                     + "'10' is not a duration; write it like 500ms, 10s or 2m" + NL);
         });
         assertThat(run("loadgen", "receive", "--colour", "blue")).satisfies(result -> {
             assertThat(result.exitCode()).isEqualTo(2);
-            assertThat(result.err()).isEqualTo("ferry loadgen: Unknown options: '--colour', 'blue'" + NL);
+            assertThat(result.err()).isEqualTo("ferry loadgen receive: Unknown options: '--colour', 'blue'" + NL);
         });
         assertThat(run("loadgen", "send", "--text", "hello", "--size", "10")).satisfies(result -> {
             assertThat(result.exitCode()).isEqualTo(2);
-            assertThat(result.err()).isEqualTo("ferry loadgen: choose one of --size, --text and --files" + NL);
+            assertThat(result.err()).isEqualTo("ferry loadgen send: choose one of --size, --text and --files" + NL);
         });
     }
 
@@ -74,11 +74,11 @@ class LoadgenCommandLineTest {
         String url = "tcp://127.0.0.1:" + EmbeddedBroker.freePort();
         CommandRun send = run("loadgen", "send", "--url", url, "--messages", "5");
         assertThat(send.exitCode()).isEqualTo(3);
-        assertThat(send.err()).isEqualTo("ferry loadgen: cannot connect to " + url + ": Connection refused" + NL);
+        assertThat(send.err()).isEqualTo("ferry loadgen send: cannot connect to " + url + ": Connection refused" + NL);
 
         CommandRun receive = run("loadgen", "receive", "--url", url);
         assertThat(receive.exitCode()).isEqualTo(3);
-        assertThat(receive.err()).isEqualTo("ferry loadgen: cannot connect to " + url + ": Connection refused" + NL);
+        assertThat(receive.err()).isEqualTo("ferry loadgen receive: cannot connect to " + url + ": Connection refused" + NL);
     }
 
     @Test
