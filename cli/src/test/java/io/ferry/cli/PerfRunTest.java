@@ -192,6 +192,9 @@ class PerfRunTest {
             assertThat(output).contains("profiling every process with async-profiler 4.2, CPU mode");
             assertThat(Files.readString(run.directory().resolve("standard-events-off").resolve("local-broker-stacks.txt"))).contains("libjvm.so.");
         }
+        assertThat(output).contains("beside each graph its samples as text, most first (<process>-stacks.txt); the recordings: "
+                + run.directory().resolve("profiles") + " (brokers) and each case's bridge.jfr");
+        assertThat(run.directory().resolve("standard-events-off").resolve("bridge.jfr")).isNotEmptyFile();
         assertThat(output).doesNotContain("unreadable recording");
         assertThat(run.directory().resolve("no-bridge").resolve("bridge-flame.html")).doesNotExist();
         assertThat(output).doesNotContain("no recording");

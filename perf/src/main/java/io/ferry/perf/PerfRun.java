@@ -107,10 +107,12 @@ public final class PerfRun {
             console.out().println();
             console.out().println("report: " + dir.resolve("report.json") + " and " + dir.resolve("report.html"));
         }
-        if (settings.profile()) {
+        if (profiles != null) {
             // The processes have exited, and so written their recordings.
             console.out().println("CPU flame graphs of each case's first measured pass (" + profiles.description() + "; the figures above were measured with it on):");
             Profiles.write(dir, profiled).forEach(line -> console.out().println("  " + line));
+            console.out().println("beside each graph its samples as text, most first (<process>-stacks.txt); the recordings: "
+                    + dir.resolve(Profiles.DIRECTORY) + " (brokers) and each case's bridge.jfr");
         }
         return report;
     }
@@ -215,7 +217,7 @@ public final class PerfRun {
         Map<String, ProcessCpu> before = cpu.read(bridge);
         long measuredFrom = System.currentTimeMillis();
         Pass measured = pass(perfCase, settings.messages(), persistent, settings.rate(), "measured");
-        if (settings.profile() && profiled.stream().noneMatch(w -> w.perfCase().equals(perfCase.name()))) {
+        if (profiles != null && profiled.stream().noneMatch(w -> w.perfCase().equals(perfCase.name()))) {
             profiled.add(new Profiles.Window(perfCase.name(), perfCase.hasProcess(), measuredFrom, System.currentTimeMillis()));
         }
         List<CpuUse> used = CpuMeter.used(before, cpu.read(bridge));

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import jdk.jfr.consumer.RecordedEvent;
@@ -44,6 +43,9 @@ final class Profiles {
 
     static final String DIRECTORY = "profiles";
     private static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
+    private static final String ACTIVE_SETTING = "jdk.ActiveSetting";
+    private static final String VERSION = "version";
+    private static final String ENGINE = "engine";
     private static final String AGENT_LIBRARY = "libasyncProfiler.so";
     /** async-profiler's options are split at commas and '=', and it expands '%' in a file name. */
     private static final Pattern AGENT_UNSAFE = Pattern.compile("[,=%]");
@@ -72,24 +74,48 @@ final class Profiles {
         if (library == null) {
             return flightRecorder("async-profiler has no library for " + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
         }
+        // A JVM that only prints its version, profiled as the run's processes will be: whether the library loads, and
+        // which source of samples it found here (the recording says so).
         Path probeOutput = directory.resolve("agent-probe.log");
+        Path probeRecording = directory.resolve("agent-probe.jfr");
         Process probe = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-agentpath:" + library + "=version", "-version")
+                agentOption(library, probeRecording), "-version")
                 .redirectErrorStream(true).redirectOutput(probeOutput.toFile()).start();
         if (!probe.waitFor(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
             probe.destroyForcibly();
             return flightRecorder("async-profiler's library did not load within " + PROBE_TIMEOUT.toSeconds() + " s (" + probeOutput + ")");
         }
-        String printed = Files.readString(probeOutput);
-        if (probe.exitValue() != 0) {
+        if (probe.exitValue() != 0 || !Files.isRegularFile(probeRecording)) {
             // The JVM says "Error occurred during initialization of VM", then why.
             return flightRecorder("async-profiler's library did not load: "
-                    + String.join("; ", printed.lines().filter(line -> !line.isBlank()).limit(3).toList()));
+                    + String.join("; ", Files.readString(probeOutput).lines().filter(line -> !line.isBlank()).limit(3).toList()));
         }
+        Map<String, String> settings = agentSettings(probeRecording);
         Files.delete(probeOutput);
-        // The agent prints its version before the JVM's own lines: "4.2openjdk version ...".
-        Matcher version = Pattern.compile("^\\d+(\\.\\d+)*").matcher(printed);
-        return new Profiles(library, "async-profiler" + (version.find() ? " " + version.group() : "") + ", CPU mode");
+        Files.delete(probeRecording);
+        String source = "perf_events".equals(settings.get(ENGINE))
+                ? "the kernel's perf events, kernel frames included"
+                : "a CPU timer (" + settings.getOrDefault(ENGINE, "unnamed") + "): this system allows no perf events, so no kernel frames";
+        return new Profiles(library, "async-profiler " + settings.getOrDefault(VERSION, "(version unknown)") + ", CPU mode, " + source);
+    }
+
+    /** The agent's settings as its recording states them: "version" 4.2, "engine" perf_events or ctimer, and the rest. */
+    private static Map<String, String> agentSettings(Path recording) throws IOException {
+        Map<String, String> settings = new HashMap<>();
+        try (RecordingFile file = new RecordingFile(recording)) {
+            while (file.hasMoreEvents()) {
+                RecordedEvent event = file.readEvent();
+                if (event.getEventType().getName().equals(ACTIVE_SETTING)) {
+                    settings.putIfAbsent(event.getString("name"), event.getString("value"));
+                }
+            }
+        }
+        return settings;
+    }
+
+    /** The agent's option: one sample per millisecond of CPU each thread uses, into {@code recording} (JFR). */
+    private static String agentOption(Path library, Path recording) {
+        return "-agentpath:" + library + "=start,event=cpu,interval=1ms,jfr,file=" + recording.toAbsolutePath();
     }
 
     private static Profiles flightRecorder(String why) {
@@ -110,8 +136,8 @@ final class Profiles {
         List<String> options = new ArrayList<>(base);
         String file = recording.toAbsolutePath().toString();
         if (agent != null) {
-            // One sample per millisecond of CPU each thread uses: a measured pass of a few seconds gives thousands.
-            options.add("-agentpath:" + agent + "=start,event=cpu,interval=1ms,jfr,file=" + file);
+            // A measured pass of a few seconds gives thousands of samples.
+            options.add(agentOption(agent, recording));
         } else {
             // A sample every millisecond per running thread (the profile settings take one every 10 ms); quoted, as
             // the recorder's options are split at commas too.
