@@ -109,6 +109,11 @@ public final class EmbeddedBroker implements AutoCloseable {
         return limited(address, maxSizeBytes, AddressFullMessagePolicy.BLOCK, null);
     }
 
+    /** An address that refuses what is sent to it (the sender gets an error) once it holds {@code maxSizeBytes}. */
+    public static Consumer<Configuration> failing(String address, long maxSizeBytes) {
+        return limited(address, maxSizeBytes, AddressFullMessagePolicy.FAIL, null);
+    }
+
     private static Consumer<Configuration> limited(String address, long maxSizeBytes, AddressFullMessagePolicy policy, Integer pageSizeBytes) {
         return configuration -> {
             // Merged with the file's '#' settings by Artemis: only what is set here differs.
@@ -132,6 +137,15 @@ public final class EmbeddedBroker implements AutoCloseable {
     /** Whether the broker found its disk fuller than its max-disk-usage at its last scan (it then blocks producers). */
     public boolean diskFull() {
         return server.getActiveMQServer().getPagingManager().isDiskFull();
+    }
+
+    /** Whether {@code address} holds its max-size-bytes or more (with policy FAIL or BLOCK, it then takes no more). */
+    public boolean isFull(String address) {
+        try {
+            return server.getActiveMQServer().getPagingManager().getPageStore(SimpleString.of(address)).isFull();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the size of " + address + ": " + e.getMessage(), e);
+        }
     }
 
     /** Whether the broker currently pages {@code address} (keeps its messages on disk beyond max-size-bytes). */

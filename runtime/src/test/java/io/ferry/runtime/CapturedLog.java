@@ -16,14 +16,19 @@ final class CapturedLog implements AutoCloseable {
     private final Logger logger;
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
-    private CapturedLog(Class<?> source) {
-        this.logger = (Logger) LoggerFactory.getLogger(source);
+    private CapturedLog(String loggerName) {
+        this.logger = (Logger) LoggerFactory.getLogger(loggerName);
         appender.start();
         logger.addAppender(appender);
     }
 
     static CapturedLog of(Class<?> source) {
-        return new CapturedLog(source);
+        return new CapturedLog(source.getName());
+    }
+
+    /** For a class this module cannot see (package-private elsewhere), by its logger's name. */
+    static CapturedLog of(String loggerName) {
+        return new CapturedLog(loggerName);
     }
 
     /** The formatted lines logged at {@code level} so far, in order. */

@@ -52,6 +52,15 @@ sealed interface BatchOutcome {
     record TargetUnavailable(ProduceException reason) implements BatchOutcome {
     }
 
+    /**
+     * The target's destination is full and refused the batch (its connection is fine); the messages stay on the
+     * source.
+     *
+     * @param messages how many messages the refused transaction held
+     */
+    record TargetFull(ProduceException reason, int messages) implements BatchOutcome {
+    }
+
     /** The source could not be read or acknowledged; it hands the batch back. */
     record SourceUnavailable(ConsumeException reason) implements BatchOutcome {
     }

@@ -38,7 +38,9 @@ import io.ferry.core.UntranslatableMessageException;
  * <p>The producer is opened before the consumer, and closed together with it when the target
  * fails: while the target is unreachable the worker holds no consumer, so messages stay on the
  * source broker rather than waiting, received but undeliverable, in this process. A failing produce
- * is never the message's fault: it is retried, never sent to the error destination.
+ * is never the message's fault: it is retried, never sent to the error destination. A target that refuses
+ * messages because its destination is full keeps its connection: the batch goes back to the source and its
+ * messages are tried one per transaction, with back-off, until the target takes them.
  *
  * <p>A rejected message (a service threw, or it cannot be translated) rolls its batch back; that
  * batch's messages, which the source hands back first, then go one per transaction, so the rejected
@@ -61,8 +63,10 @@ final class Worker implements Runnable {
     private Consumer consumer;
     private Producer producer;
     private int failedAttempts;
-    /** Messages still to take one per transaction after a rejection. */
+    /** Messages still to take one per transaction after a rejection, or after the target refused a batch as full. */
     private int isolateRemaining;
+    /** Attempts the target refused as full since it last took a batch. */
+    private int fullRefusals;
     /** Inside a batch; read by metrics. */
     private volatile boolean busy;
 
@@ -115,6 +119,10 @@ final class Worker implements Runnable {
                 if (outcome instanceof BatchOutcome.Delivered delivered) {
                     isolateRemaining = Math.max(0, isolateRemaining - delivered.messages());
                     failedAttempts = 0;
+                    if (fullRefusals > 0) {
+                        LOG.info("{}: the target takes messages again, after {} refused attempt(s)", name, fullRefusals);
+                        fullRefusals = 0;
+                    }
                 } else if (outcome instanceof BatchOutcome.Idle) {
                     failedAttempts = 0;
                 } else if (outcome instanceof BatchOutcome.Rejected rejected) {
@@ -123,6 +131,8 @@ final class Worker implements Runnable {
                     redelivered(redelivered);
                 } else if (outcome instanceof BatchOutcome.TargetUnavailable target) {
                     targetUnavailable(target.reason());
+                } else if (outcome instanceof BatchOutcome.TargetFull full) {
+                    targetFull(full);
                 } else if (outcome instanceof BatchOutcome.SourceUnavailable source) {
                     sourceUnavailable(source.reason());
                 }
@@ -159,14 +169,14 @@ final class Worker implements Runnable {
         } catch (MessageRejectedException e) {
             return new BatchOutcome.Rejected(e, batch.size() - 1);
         } catch (ProduceException e) {
-            return new BatchOutcome.TargetUnavailable(e);
+            return notTaken(e, batch);
         } catch (RuntimeException e) {
             return new BatchOutcome.Rejected(bug(e), batch.size() - 1);
         }
         try {
             producer.commit();
         } catch (ProduceException e) {
-            return e.duplicate() ? new BatchOutcome.AlreadyOnTarget(e, ids(batch)) : new BatchOutcome.TargetUnavailable(e);
+            return notTaken(e, batch);
         } catch (RuntimeException e) {
             return new BatchOutcome.Rejected(bug(e), batch.size());
         }
@@ -182,6 +192,15 @@ final class Worker implements Runnable {
             return new BatchOutcome.Rejected(bug(e), batch.size());
         }
         return new BatchOutcome.Delivered(batch.size());
+    }
+
+    /** Why the target did not take the batch, as the outcome that says what to do next. */
+    private static BatchOutcome notTaken(ProduceException e, List<FerryMessage> batch) {
+        return switch (e.refusal()) {
+            case DUPLICATE -> new BatchOutcome.AlreadyOnTarget(e, ids(batch));
+            case FULL -> new BatchOutcome.TargetFull(e, batch.size());
+            case UNAVAILABLE -> new BatchOutcome.TargetUnavailable(e);
+        };
     }
 
     private static List<String> ids(List<FerryMessage> batch) {
@@ -256,6 +275,30 @@ final class Worker implements Runnable {
         }
         closeEnds();
         pause();
+    }
+
+    /**
+     * The target's destination is full: the batch goes back to the source, and its messages are tried again one per
+     * transaction, after a back-off, so that each takes whatever room the target's consumers make (a batch larger
+     * than that room would be refused whole, every time). Nothing is given up: not the connections, which are
+     * fine, nor the messages, however long the target stays full. One line when it starts refusing, one when it
+     * takes messages again.
+     */
+    private void targetFull(BatchOutcome.TargetFull full) {
+        if (fullRefusals++ == 0) {
+            LOG.warn("{}: the target is full and refuses messages ({}); they stay on the source, tried one at a time until it takes them",
+                    name, full.reason().getMessage());
+        } else {
+            LOG.debug("{}: the target is still full: {}", name, full.reason().getMessage());
+        }
+        producer.rollback();
+        isolateRemaining = Math.max(isolateRemaining, full.messages());
+        try {
+            consumer.recover();
+        } catch (ConsumeException failed) {
+            closeConsumer();
+        }
+        await(settings.reconnect().delay(fullRefusals));
     }
 
     /** The source could not be read: it hands the batch back; what it produced must not be committed later. */
@@ -344,7 +387,11 @@ final class Worker implements Runnable {
             stopRequested.countDown();
             return;
         }
-        Duration delay = settings.reconnect().delay(failedAttempts);
+        await(settings.reconnect().delay(failedAttempts));
+    }
+
+    /** Waits {@code delay}, or until a stop is requested. */
+    private void await(Duration delay) {
         try {
             stopRequested.await(delay.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

@@ -16,6 +16,7 @@ import io.ferry.core.Producer;
 import io.ferry.core.ProfilingTags;
 import io.ferry.core.provider.BridgeProperties;
 import io.ferry.core.provider.BrokerProvider;
+import io.ferry.core.provider.Failures;
 
 /**
  * Produces to a queue (point-to-point), or a topic, with a session and producer of its own, kept open
@@ -125,19 +126,23 @@ public final class PtpProducer implements Producer {
         try {
             session.commit();
         } catch (JMSException | RuntimeException e) {
-            boolean duplicate = provider.isDuplicate(e);
-            JMSException failure = JmsFailures.asJms(e);
-            if (!duplicate) {
-                connection.reportFailure(generation, failure);
-            }
-            throw new ProduceException("commit to " + connection.settings().name() + " failed: " + failure.getMessage(), failure, duplicate);
+            throw failed("commit to", e);
         }
     }
 
+    /**
+     * A full destination is the target saying "not now", its connection fine; a send the stop interrupted (held by a
+     * target that blocks its producers) is no fault of the connection either. Only other failures give it up.
+     */
     private ProduceException failed(String what, Exception e) {
         JMSException failure = JmsFailures.asJms(e);
-        connection.reportFailure(generation, failure);
-        return new ProduceException(what + " " + connection.settings().name() + " failed: " + failure.getMessage(), failure);
+        ProduceException.Refusal refusal = provider.isDuplicate(e) ? ProduceException.Refusal.DUPLICATE
+                : provider.isFull(e) && !connection.lost(generation) ? ProduceException.Refusal.FULL
+                : ProduceException.Refusal.UNAVAILABLE;
+        if (refusal == ProduceException.Refusal.UNAVAILABLE && !Failures.causedBy(e, InterruptedException.class)) {
+            connection.reportFailure(generation, failure);
+        }
+        return new ProduceException(what + " " + connection.settings().name() + " failed: " + failure.getMessage(), failure, refusal);
     }
 
     @Override

@@ -4,6 +4,7 @@ import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
+import jakarta.jms.ResourceAllocationException;
 
 /**
  * One vendor's JMS client, as Ferry's engine needs it: the engine speaks {@code jakarta.jms} only, and
@@ -64,6 +65,15 @@ public interface BrokerProvider {
     /** Whether a failed commit was the target refusing a message it already has (see {@link #markBridged}). */
     default boolean isDuplicate(Throwable failure) {
         return false;
+    }
+
+    /**
+     * Whether a failed send or commit was the target refusing messages because its destination is full (a limit its
+     * consumers free again), not a failed connection. JMS names {@link ResourceAllocationException} for it (ActiveMQ
+     * Classic, Qpid JMS); a client that says it otherwise answers here.
+     */
+    default boolean isFull(Throwable failure) {
+        return Failures.causedBy(failure, ResourceAllocationException.class);
     }
 
     /** What the client's buffer of messages the broker pushed ahead to this consumer holds, as far as it can tell. */

@@ -25,7 +25,7 @@ public final class TlsProblems {
     /** A failed handshake in words an operator acts on: the certificate is not trusted, or names another host. */
     public static String describe(SSLException e) {
         String detail = rootMessage(e);
-        if (hasCause(e, CertificateException.class) || detail.contains("PKIX") || detail.contains("certificate")) {
+        if (Failures.causedBy(e, CertificateException.class) || detail.contains("PKIX") || detail.contains("certificate")) {
             if (detail.contains("subject alternative") || detail.contains("No name matching")) {
                 return "TLS handshake failed: the broker's certificate does not name this host (" + detail + ")";
             }
@@ -40,15 +40,6 @@ public final class TlsProblems {
             return jms.getLinkedException();
         }
         return e.getCause() == e ? null : e.getCause();
-    }
-
-    private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (type.isInstance(cause)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static String rootMessage(Throwable e) {

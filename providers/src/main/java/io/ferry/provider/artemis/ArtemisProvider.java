@@ -18,6 +18,7 @@ import jakarta.jms.ObjectMessage;
 import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TemporaryTopic;
 
+import org.apache.activemq.artemis.api.core.ActiveMQAddressFullException;
 import org.apache.activemq.artemis.api.core.ActiveMQConnectionTimedOutException;
 import org.apache.activemq.artemis.api.core.ActiveMQDuplicateIdException;
 import org.apache.activemq.artemis.api.core.SimpleString;
@@ -37,6 +38,7 @@ import io.ferry.core.provider.BrokerUrls;
 import io.ferry.core.provider.BufferedMessages;
 import io.ferry.core.provider.Capabilities;
 import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.Failures;
 import io.ferry.core.provider.InvalidConnectionException;
 import io.ferry.core.provider.UnreadMessage;
 
@@ -201,7 +203,7 @@ public final class ArtemisProvider implements BrokerProvider {
     @Override
     public String explainLoss(ConnectionSettings settings, Throwable failure) {
         // The JMS layer wraps the client's exception as a cause, a linked exception, or only its text.
-        for (Throwable cause = failure; cause != null; cause = next(cause)) {
+        for (Throwable cause = failure; cause != null; cause = Failures.next(cause)) {
             String message = String.valueOf(cause.getMessage());
             boolean callTimedOut = message.contains(CALL_TIMED_OUT);
             if (callTimedOut || message.contains(NO_DATA_FROM_BROKER) || cause instanceof ActiveMQConnectionTimedOutException) {
@@ -212,11 +214,6 @@ public final class ArtemisProvider implements BrokerProvider {
             }
         }
         return null;
-    }
-
-    private static Throwable next(Throwable cause) {
-        Throwable next = cause.getCause() != null ? cause.getCause() : cause instanceof JMSException jms ? jms.getLinkedException() : null;
-        return next == cause ? null : next;
     }
 
     private static String seconds(long millis) {
@@ -246,12 +243,13 @@ public final class ArtemisProvider implements BrokerProvider {
 
     @Override
     public boolean isDuplicate(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof ActiveMQDuplicateIdException) {
-                return true;
-            }
-        }
-        return false;
+        return Failures.causedBy(failure, ActiveMQDuplicateIdException.class);
+    }
+
+    /** Artemis's client refuses a send to an address its broker says is full (policy FAIL); its broker, a commit. */
+    @Override
+    public boolean isFull(Throwable failure) {
+        return Failures.causedBy(failure, ActiveMQAddressFullException.class) || BrokerProvider.super.isFull(failure);
     }
 
     /** Artemis's client buffer, through the core consumer inside the JMS one; with {@code consumerWindowSize=0} nothing is pushed ahead. */

@@ -1,0 +1,27 @@
+package io.ferry.core.provider;
+
+import jakarta.jms.JMSException;
+
+/** What a client's failure was caused by, through its causes and a JMS exception's linked exception alike. */
+public final class Failures {
+
+    private Failures() {
+    }
+
+    /** Whether {@code failure} or anything it wraps is a {@code type}. */
+    public static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+        for (Throwable cause = failure; cause != null; cause = next(cause)) {
+            if (type.isInstance(cause)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** What {@code failure} wraps: its cause, else (some clients set only that) its linked exception; null for none. */
+    public static Throwable next(Throwable failure) {
+        Throwable next = failure.getCause() != null ? failure.getCause()
+                : failure instanceof JMSException jms ? jms.getLinkedException() : null;
+        return next == failure ? null : next;
+    }
+}
