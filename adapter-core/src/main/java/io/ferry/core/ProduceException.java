@@ -4,7 +4,7 @@ package io.ferry.core;
 public class ProduceException extends Exception {
 
     /** Why the target did not take the messages. */
-    public enum Refusal {
+    public enum Failure {
         /** It could not be reached, or failed: the connection is given up and made again. */
         UNAVAILABLE,
         /**
@@ -16,27 +16,27 @@ public class ProduceException extends Exception {
         FULL
     }
 
-    private final Refusal refusal;
+    private final Failure failure;
 
     public ProduceException(String message) {
-        this(message, null, Refusal.UNAVAILABLE);
+        this(message, null, Failure.UNAVAILABLE);
     }
 
     public ProduceException(String message, Throwable cause) {
-        this(message, cause, Refusal.UNAVAILABLE);
+        this(message, cause, Failure.UNAVAILABLE);
     }
 
-    public ProduceException(String message, Throwable cause, Refusal refusal) {
+    public ProduceException(String message, Throwable cause, Failure failure) {
         super(message, cause);
-        this.refusal = refusal;
+        this.failure = failure;
     }
 
-    public Refusal refusal() {
-        return refusal;
+    public Failure failure() {
+        return failure;
     }
 
-    /** See {@link Refusal#DUPLICATE}. */
+    /** See {@link Failure#DUPLICATE}. */
     public boolean duplicate() {
-        return refusal == Refusal.DUPLICATE;
+        return failure == Failure.DUPLICATE;
     }
 }

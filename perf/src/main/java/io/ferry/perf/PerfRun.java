@@ -111,8 +111,8 @@ public final class PerfRun {
             // The processes have exited, and so written their recordings.
             console.out().println("CPU flame graphs of each case's first measured pass (" + profiles.description() + "; the figures above were measured with it on):");
             Profiles.write(dir, profiled).forEach(line -> console.out().println("  " + line));
-            console.out().println("beside each graph its samples as text, most first (<process>-stacks.txt); the recordings: "
-                    + dir.resolve(Profiles.DIRECTORY) + " (brokers) and each case's bridge.jfr");
+            console.out().println("beside each graph its samples as text, most first (<process>" + Profiles.STACKS_SUFFIX + "); the recordings: "
+                    + dir.resolve(Profiles.DIRECTORY) + " (brokers) and each case's " + Profiles.BRIDGE_RECORDING);
         }
         return report;
     }

@@ -42,6 +42,9 @@ import one.convert.FlameGraph;
 final class Profiles {
 
     static final String DIRECTORY = "profiles";
+    static final String BRIDGE_RECORDING = "bridge.jfr";
+    /** Beside each flame graph, its samples as text: {@code <process>-stacks.txt}. */
+    static final String STACKS_SUFFIX = "-stacks.txt";
     private static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
     private static final String ACTIVE_SETTING = "jdk.ActiveSetting";
     private static final String VERSION = "version";
@@ -85,17 +88,23 @@ final class Profiles {
             probe.destroyForcibly();
             return flightRecorder("async-profiler's library did not load within " + PROBE_TIMEOUT.toSeconds() + " s (" + probeOutput + ")");
         }
-        if (probe.exitValue() != 0 || !Files.isRegularFile(probeRecording)) {
+        if (probe.exitValue() != 0) {
             // The JVM says "Error occurred during initialization of VM", then why.
             return flightRecorder("async-profiler's library did not load: "
                     + String.join("; ", Files.readString(probeOutput).lines().filter(line -> !line.isBlank()).limit(3).toList()));
         }
-        Map<String, String> settings = agentSettings(probeRecording);
+        Map<String, String> settings;
+        try {
+            settings = agentSettings(probeRecording);
+        } catch (IOException | RuntimeException e) {
+            return flightRecorder("async-profiler's library loaded but wrote no readable recording (" + probeOutput + ", " + e.getMessage() + ")");
+        }
         Files.delete(probeOutput);
         Files.delete(probeRecording);
-        String source = "perf_events".equals(settings.get(ENGINE))
-                ? "the kernel's perf events, kernel frames included"
-                : "a CPU timer (" + settings.getOrDefault(ENGINE, "unnamed") + "): this system allows no perf events, so no kernel frames";
+        String engine = settings.get(ENGINE);
+        String source = engine == null ? "its source of samples unknown"
+                : engine.equals("perf_events") ? "the kernel's perf events, kernel frames included"
+                : "a CPU timer (" + engine + "): this system allows no perf events, so no kernel frames";
         return new Profiles(library, "async-profiler " + settings.getOrDefault(VERSION, "(version unknown)") + ", CPU mode, " + source);
     }
 
@@ -175,7 +184,7 @@ final class Profiles {
 
     /** Where a case's bridge writes its recording. */
     static Path bridgeRecording(Path caseDirectory) {
-        return caseDirectory.resolve("bridge.jfr");
+        return caseDirectory.resolve(BRIDGE_RECORDING);
     }
 
     /**
@@ -239,7 +248,7 @@ final class Profiles {
                 graph.dump(out);
             }
             // A stack and its count per line, to compare two cases or feed another tool.
-            Files.writeString(caseDirectory.resolve(process + "-stacks.txt"), collapsed);
+            Files.writeString(caseDirectory.resolve(process + STACKS_SUFFIX), collapsed);
             lines.add(flame + " (" + samples + " samples)");
         }
     }

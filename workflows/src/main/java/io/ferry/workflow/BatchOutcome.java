@@ -48,7 +48,7 @@ sealed interface BatchOutcome {
         }
     }
 
-    /** The target could not be reached or refused the batch; the messages stay on the source. */
+    /** The target could not be reached, or failed; the messages stay on the source. */
     record TargetUnavailable(ProduceException reason) implements BatchOutcome {
     }
 

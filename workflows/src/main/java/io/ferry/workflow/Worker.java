@@ -119,7 +119,8 @@ final class Worker implements Runnable {
                 if (outcome instanceof BatchOutcome.Delivered delivered) {
                     isolateRemaining = Math.max(0, isolateRemaining - delivered.messages());
                     failedAttempts = 0;
-                    if (fullRefusals > 0) {
+                    if (fullRefusals > 0 && isolateRemaining == 0) {
+                        // Every message of the refused batch went through, one at a time: batches again.
                         LOG.info("{}: the target takes messages again, after {} refused attempt(s)", name, fullRefusals);
                         fullRefusals = 0;
                     }
@@ -196,7 +197,7 @@ final class Worker implements Runnable {
 
     /** Why the target did not take the batch, as the outcome that says what to do next. */
     private static BatchOutcome notTaken(ProduceException e, List<FerryMessage> batch) {
-        return switch (e.refusal()) {
+        return switch (e.failure()) {
             case DUPLICATE -> new BatchOutcome.AlreadyOnTarget(e, ids(batch));
             case FULL -> new BatchOutcome.TargetFull(e, batch.size());
             case UNAVAILABLE -> new BatchOutcome.TargetUnavailable(e);
@@ -281,10 +282,11 @@ final class Worker implements Runnable {
      * The target's destination is full: the batch goes back to the source, and its messages are tried again one per
      * transaction, after a back-off, so that each takes whatever room the target's consumers make (a batch larger
      * than that room would be refused whole, every time). Nothing is given up: not the connections, which are
-     * fine, nor the messages, however long the target stays full. One line when it starts refusing, one when it
-     * takes messages again.
+     * fine, nor the messages, however long the target stays full. One line when it starts refusing, one when all the
+     * refused batch's messages are through and batches resume, whatever the refusals in between.
      */
     private void targetFull(BatchOutcome.TargetFull full) {
+        failedAttempts = 0; // the target answered: its connection is no failed attempt to reach it
         if (fullRefusals++ == 0) {
             LOG.warn("{}: the target is full and refuses messages ({}); they stay on the source, tried one at a time until it takes them",
                     name, full.reason().getMessage());

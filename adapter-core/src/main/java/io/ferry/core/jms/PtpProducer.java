@@ -75,7 +75,7 @@ public final class PtpProducer implements Producer {
         } catch (JMSException | RuntimeException e) {
             // Some clients check what they can carry only while encoding the send (RabbitMQ's: a property name over
             // 255 bytes); that refuses this one message, not the connection.
-            if (JmsFailures.refusesTheMessage(e) && !connection.lost(generation)) {
+            if (JmsFailures.refusesTheMessage(e) && !provider.isFull(e) && !connection.lost(generation)) {
                 throw cannotCarry(e);
             }
             throw failed("produce to", e);
@@ -131,18 +131,20 @@ public final class PtpProducer implements Producer {
     }
 
     /**
-     * A full destination is the target saying "not now", its connection fine; a send the stop interrupted (held by a
-     * target that blocks its producers) is no fault of the connection either. Only other failures give it up.
+     * A full destination is the target saying "not now", its connection fine (unless the client closed the producer
+     * or session over it: that is no longer "full"); a send the stop interrupted (held by a target that blocks its
+     * producers) is no fault of the connection either. Only other failures give the connection up.
      */
     private ProduceException failed(String what, Exception e) {
         JMSException failure = JmsFailures.asJms(e);
-        ProduceException.Refusal refusal = provider.isDuplicate(e) ? ProduceException.Refusal.DUPLICATE
-                : provider.isFull(e) && !connection.lost(generation) ? ProduceException.Refusal.FULL
-                : ProduceException.Refusal.UNAVAILABLE;
-        if (refusal == ProduceException.Refusal.UNAVAILABLE && !Failures.causedBy(e, InterruptedException.class)) {
+        boolean full = provider.isFull(e) && !(failure instanceof jakarta.jms.IllegalStateException) && !connection.lost(generation);
+        ProduceException.Failure kind = provider.isDuplicate(e) ? ProduceException.Failure.DUPLICATE
+                : full ? ProduceException.Failure.FULL
+                : ProduceException.Failure.UNAVAILABLE;
+        if (kind == ProduceException.Failure.UNAVAILABLE && !Failures.causedBy(e, InterruptedException.class)) {
             connection.reportFailure(generation, failure);
         }
-        return new ProduceException(what + " " + connection.settings().name() + " failed: " + failure.getMessage(), failure, refusal);
+        return new ProduceException(what + " " + connection.settings().name() + " failed: " + failure.getMessage(), failure, kind);
     }
 
     @Override

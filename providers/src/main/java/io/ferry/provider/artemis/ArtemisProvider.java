@@ -246,7 +246,10 @@ public final class ArtemisProvider implements BrokerProvider {
         return Failures.causedBy(failure, ActiveMQDuplicateIdException.class);
     }
 
-    /** Artemis's client refuses a send to an address its broker says is full (policy FAIL); its broker, a commit. */
+    /**
+     * An address full with policy FAIL: Artemis's client refuses a send once its broker has said so, and its broker
+     * refuses the commit of a transaction that would pass the limit.
+     */
     @Override
     public boolean isFull(Throwable failure) {
         return Failures.causedBy(failure, ActiveMQAddressFullException.class) || BrokerProvider.super.isFull(failure);
