@@ -17,6 +17,7 @@ import io.ferry.broker.testing.TestBroker;
 import io.ferry.core.jms.SharedConnection;
 import io.ferry.provider.testing.ProviderClient;
 import io.ferry.runtime.config.AdapterConfig;
+import io.ferry.workflow.AbstractWorkflow;
 
 /**
  * The remote broker full: its target address refusing sends beyond a limit (policy FAIL), or holding them (BLOCK). The
@@ -88,6 +89,7 @@ class RemoteBrokerFullTest {
     void aTargetThatHoldsTheSendLetsTheBridgeStopAndResumeWithNothingLost() throws Exception {
         int messages = 1_000;
         try (CapturedLog connections = CapturedLog.of(SharedConnection.class);
+             CapturedLog workflow = CapturedLog.of(AbstractWorkflow.class);
              TestBroker local = TestBroker.started("local", dir.resolve("local"));
              TestBroker remote = TestBroker.create("remote", dir.resolve("remote"), EmbeddedBroker.blocking("out", TARGET_LIMIT)).start()) {
             try (ProviderClient sender = new ProviderClient(CrossVendorBridgeTest.artemis("local", local.url()))) {
@@ -106,6 +108,7 @@ class RemoteBrokerFullTest {
             held.close();
             assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time to stop with a held send")
                     .isLessThan(DRAIN_TIMEOUT.plusSeconds(10));
+            assertThat(workflow.count(Level.WARN, "did not finish its batch")).as("stops that gave a held batch up").isEqualTo(1);
             assertThat(remote.messageCount("out") + local.messageCount("in")).as("on the target and back on the source").isEqualTo(messages);
             assertThat(connections.lines(Level.WARN)).as("connections said lost").isEmpty();
 
