@@ -1,10 +1,13 @@
 package io.ferry.core.jms;
 
+import java.time.Duration;
+
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
+import jakarta.jms.TransactionRolledBackException;
 
 import org.perf4j.aop.Profiled;
 
@@ -33,6 +36,9 @@ import io.ferry.core.provider.Failures;
  */
 public final class PtpProducer implements Producer {
 
+    /** How long a commit rolled back by the target waits for the client's report that a send of it was refused as full. */
+    private static final Duration REFUSAL_REPORT_PATIENCE = Duration.ofMillis(500);
+
     private final SharedConnection connection;
     private final BrokerProvider provider;
     private final boolean transacted;
@@ -42,6 +48,8 @@ public final class PtpProducer implements Producer {
     private final MessageProducer producer;
     private final JmsMessageTranslator translator;
     private final DestinationCache destinations;
+    /** {@link SharedConnection#fullRefusals} when this transaction began: whether one of its sends was refused as full. */
+    private long refusalsBefore;
 
     PtpProducer(SharedConnection connection, JmsDestination target, JmsMessageTranslator translator) throws JMSException {
         this.connection = connection;
@@ -53,6 +61,7 @@ public final class PtpProducer implements Producer {
         this.session = opened.session();
         this.generation = opened.generation();
         this.destinations = new DestinationCache(session);
+        this.refusalsBefore = connection.fullRefusals();
         try {
             this.producer = session.createProducer(target.create(session));
             producer.setDisableMessageTimestamp(false);
@@ -127,6 +136,8 @@ public final class PtpProducer implements Producer {
             session.commit();
         } catch (JMSException | RuntimeException e) {
             throw failed("commit to", e);
+        } finally {
+            refusalsBefore = connection.fullRefusals();
         }
     }
 
@@ -137,7 +148,9 @@ public final class PtpProducer implements Producer {
      */
     private ProduceException failed(String what, Exception e) {
         JMSException failure = JmsFailures.asJms(e);
-        boolean full = provider.isFull(e) && !(failure instanceof jakarta.jms.IllegalStateException) && !connection.lost(generation);
+        boolean full = !(failure instanceof jakarta.jms.IllegalStateException) && !connection.lost(generation)
+                && (provider.isFull(e) || failure instanceof TransactionRolledBackException
+                        && connection.refusedAsFullSince(refusalsBefore, REFUSAL_REPORT_PATIENCE));
         ProduceException.Failure kind = provider.isDuplicate(e) ? ProduceException.Failure.DUPLICATE
                 : full ? ProduceException.Failure.FULL
                 : ProduceException.Failure.UNAVAILABLE;
@@ -156,6 +169,8 @@ public final class PtpProducer implements Producer {
             session.rollback();
         } catch (JMSException | RuntimeException ignored) {
             // A session of a failed connection discards its transaction anyway.
+        } finally {
+            refusalsBefore = connection.fullRefusals();
         }
     }
 

@@ -1,5 +1,9 @@
 package io.ferry.core.jms;
 
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
@@ -79,6 +83,8 @@ public final class SharedConnection implements AutoCloseable {
      * cause; without one, it is logged before the next attempt to connect.
      */
     private Exception unloggedLoss;
+    /** Sends refused as full that the client reported to the connection's listener; also the lock to wait for the next. */
+    private final AtomicLong fullRefusals = new AtomicLong();
 
     /** A session, and the generation of the connection it belongs to. */
     public record OpenedSession(Session session, long generation) {
@@ -110,6 +116,40 @@ public final class SharedConnection implements AutoCloseable {
     /** How often the connection was opened again after it was lost or could not be reached. */
     public long reconnects() {
         return reconnects;
+    }
+
+    /** How many sends the client reported refused as full on its own thread, so far: a mark for {@link #refusedAsFullSince}. */
+    public long fullRefusals() {
+        return fullRefusals.get();
+    }
+
+    /**
+     * Whether the client reported a send refused as full after {@code mark} ({@link #fullRefusals}), waiting up to
+     * {@code patience} for a report: a client that does not wait for each send in a transaction (Qpid JMS) reports a
+     * refused one to the connection's listener, on a thread of its own, and then fails the commit without saying why.
+     * The report is queued before the commit's answer, so it comes within moments. An interrupt ends the wait (false).
+     */
+    public boolean refusedAsFullSince(long mark, Duration patience) {
+        long deadline = System.nanoTime() + patience.toNanos();
+        synchronized (fullRefusals) {
+            long left;
+            while (fullRefusals.get() == mark && (left = deadline - System.nanoTime()) > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(fullRefusals, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return fullRefusals.get() != mark;
+        }
+    }
+
+    private void countFullRefusal() {
+        synchronized (fullRefusals) {
+            fullRefusals.incrementAndGet();
+            fullRefusals.notifyAll();
+        }
     }
 
     /**
@@ -166,7 +206,13 @@ public final class SharedConnection implements AutoCloseable {
             throw e;
         }
         try {
-            fresh.setExceptionListener(e -> markFailed(fresh, e, true));
+            fresh.setExceptionListener(e -> {
+                if (provider.isFull(e)) {
+                    countFullRefusal(); // a send the client did not wait for (in a transaction), refused: the connection is fine
+                } else {
+                    markFailed(fresh, e, true);
+                }
+            });
             fresh.start();
         } catch (JMSException | RuntimeException e) {
             fresh.close();

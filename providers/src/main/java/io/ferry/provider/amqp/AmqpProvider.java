@@ -10,6 +10,7 @@ import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 
 import org.apache.qpid.jms.JmsConnectionFactory;
+import org.apache.qpid.jms.JmsSendTimedOutException;
 import org.apache.qpid.jms.provider.Provider;
 import org.apache.qpid.jms.provider.ProviderFactory;
 
@@ -18,6 +19,7 @@ import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.BrokerUrls;
 import io.ferry.core.provider.Capabilities;
 import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.Failures;
 import io.ferry.core.provider.InvalidConnectionException;
 import io.ferry.core.provider.TlsProblems;
 
@@ -27,7 +29,7 @@ import io.ferry.core.provider.TlsProblems;
  * Qpid's {@code failover:} would reconnect inside the client, and Ferry reconnects itself.
  *
  * <p>Unless the URL sets them, a request (a commit, say) times out after {@value #REQUEST_TIMEOUT_MS} ms
- * rather than waiting for ever, and receives wait only for what the broker pushed ahead
+ * rather than waiting for ever, a send held without credit (a full target) after {@value #SEND_TIMEOUT_MS} ms, and receives wait only for what the broker pushed ahead
  * ({@code jms.receiveLocalOnly}): a receive that drains the broker crashes RabbitMQ's AMQP 1.0 plugin
  * (3.10) on an empty queue. Property names are not checked against JMS's identifier rules
  * ({@code jms.validatePropertyNames=false}): AMQP carries any name, and with the check on Qpid hides such a
@@ -38,6 +40,10 @@ public final class AmqpProvider implements BrokerProvider {
 
     public static final String NAME = "amqp";
     static final int REQUEST_TIMEOUT_MS = 30_000;
+    /** How long a send waits for credit, or for the broker's answer where it waits for one, before it fails. */
+    static final int SEND_TIMEOUT_MS = 10_000;
+    /** What Qpid JMS says when a send timed out waiting for credit. */
+    private static final String NO_CREDIT = "waiting for credit";
     private static final Set<String> SCHEMES = Set.of("amqp", "amqps", "amqpws", "amqpwss");
     private static final String EXAMPLE = "amqp://127.0.0.1:5672";
     private static final Map<String, String> DEFAULT_OPTIONS = defaultOptions();
@@ -78,6 +84,25 @@ public final class AmqpProvider implements BrokerProvider {
         return factory;
     }
 
+    /**
+     * Refused as full ({@code amqp:resource-limit-exceeded}: a {@code ResourceAllocationException}), or held: the broker
+     * gave the sender no credit for {@value #SEND_TIMEOUT_MS} ms, AMQP's flow control, which Artemis applies to a full
+     * address whatever its policy. Qpid JMS tells that timeout from one waiting for the broker's answer to a sent message
+     * (a slow broker, or a silent network) only by its message.
+     */
+    @Override
+    public boolean isFull(Throwable failure) {
+        if (BrokerProvider.super.isFull(failure)) {
+            return true;
+        }
+        for (Throwable cause = failure; cause != null; cause = Failures.next(cause)) {
+            if (cause instanceof JmsSendTimedOutException && String.valueOf(cause.getMessage()).contains(NO_CREDIT)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public String explain(ConnectionSettings settings, JMSException failure) {
         String explained = TlsProblems.explain(failure);
@@ -100,6 +125,7 @@ public final class AmqpProvider implements BrokerProvider {
     private static Map<String, String> defaultOptions() {
         Map<String, String> options = new LinkedHashMap<>();
         options.put("jms.requestTimeout", Integer.toString(REQUEST_TIMEOUT_MS));
+        options.put("jms.sendTimeout", Integer.toString(SEND_TIMEOUT_MS));
         options.put("jms.receiveLocalOnly", "true");
         options.put("jms.receiveNoWaitLocalOnly", "true");
         // AMQP takes any property name; with its check on, Qpid leaves a name that is not a JMS identifier (has-dash,
