@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -77,5 +78,20 @@ class BadConnectionSettingsTest {
 
         assertThat(result.exitCode()).as(result.err()).isEqualTo(2);
         assertThat(result.err()).isEqualTo("ferry run: " + file + ": " + message + System.lineSeparator());
+    }
+
+    /** Without transactions, Ferry acknowledges the source once a send returns: only a client that waits for the broker may do it. */
+    @Test
+    void aConnectionWithoutTransactionsWhoseClientDoesNotWaitForTheBrokerIsRefused() {
+        Path file = AdapterConfig.empty().connection("local", "tcp://127.0.0.1:1")
+                .connection("remote", Map.of("provider", "rabbitmq", "url", "amqp://127.0.0.1:1/%2f", "transactions", false))
+                .channel(AdapterConfig.Channel.queues("c", "in", "out")).write(dir.resolve("ferry.yml"));
+
+        CommandRun result = CommandRun.of("run", "-c", file.toString());
+
+        assertThat(result.exitCode()).as(result.err()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo("ferry run: " + file + ": ferry.connections.remote.transactions: the rabbitmq provider's client "
+                + "does not wait for the broker to take a message sent outside a transaction, so a message Ferry acknowledged on the "
+                + "source could be lost; keep transactions on (the default)" + System.lineSeparator());
     }
 }

@@ -26,8 +26,9 @@ import io.ferry.core.provider.Failures;
  * for the worker's life. With a broker that takes transactions, sends within a transaction do not wait
  * for the broker; the commit does, so that a batch costs one round trip and one journal sync, and when
  * it returns the broker has stored every message of it, which is what lets the worker acknowledge the
- * source afterwards. Without transactions every send is confirmed by the broker before it returns, and
- * a commit has nothing left to do.
+ * source afterwards. Without transactions a persistent send is confirmed by the broker before it returns
+ * (a provider whose client does not confirm it is refused without transactions; a non-persistent one is confirmed
+ * only where the URL asks for it: docs/configuration.md), and a commit has nothing left to do.
  *
  * <p>Every message carries {@value BridgeProperties#SOURCE_MESSAGE_ID}, the source message's id, so the
  * target's consumers can drop the rare duplicate; where the target removes duplicates itself (Artemis,
@@ -148,16 +149,24 @@ public final class PtpProducer implements Producer {
      */
     private ProduceException failed(String what, Exception e) {
         JMSException failure = JmsFailures.asJms(e);
-        boolean full = !(failure instanceof jakarta.jms.IllegalStateException) && !connection.lost(generation)
-                && (provider.isFull(e) || failure instanceof TransactionRolledBackException
-                        && connection.refusedAsFullSince(refusalsBefore, REFUSAL_REPORT_PATIENCE));
         ProduceException.Failure kind = provider.isDuplicate(e) ? ProduceException.Failure.DUPLICATE
-                : full ? ProduceException.Failure.FULL
+                : isFull(e, failure) ? ProduceException.Failure.FULL
                 : ProduceException.Failure.UNAVAILABLE;
-        if (kind == ProduceException.Failure.UNAVAILABLE && !Failures.causedBy(e, InterruptedException.class)) {
+        boolean stopping = Failures.causedBy(e, InterruptedException.class) || Thread.currentThread().isInterrupted();
+        if (kind == ProduceException.Failure.UNAVAILABLE && !stopping) {
             connection.reportFailure(generation, failure);
         }
         return new ProduceException(what + " " + connection.settings().name() + " failed: " + failure.getMessage(), failure, kind);
+    }
+
+    /** Refused as full by the send or commit itself, or a commit rolled back after the client reported a send of it refused. */
+    private boolean isFull(Exception e, JMSException failure) {
+        if (failure instanceof jakarta.jms.IllegalStateException || connection.lost(generation)) {
+            return false;
+        }
+        boolean full = provider.isFull(e) || failure instanceof TransactionRolledBackException
+                && connection.refusedAsFullSince(refusalsBefore, REFUSAL_REPORT_PATIENCE);
+        return full && !connection.lost(generation); // a loss reported meanwhile comes first
     }
 
     @Override

@@ -27,6 +27,7 @@ import io.ferry.core.provider.ConnectionSettings;
 public final class SharedConnection implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SharedConnection.class);
+    private static final Duration SEND_FAILURE_LOG_INTERVAL = Duration.ofMinutes(1);
     /**
      * The connection's one state: changed under this object's lock, read without it (health checks,
      * idle workers asking whether their session is {@link #lost}).
@@ -85,6 +86,9 @@ public final class SharedConnection implements AutoCloseable {
     private Exception unloggedLoss;
     /** Sends refused as full that the client reported to the connection's listener; also the lock to wait for the next. */
     private final AtomicLong fullRefusals = new AtomicLong();
+    /** Sends the client reported failed to the connection's listener, the connection fine; and when that was last logged. */
+    private final AtomicLong sendsFailedApart = new AtomicLong();
+    private volatile long lastSendFailureLogged;
 
     /** A session, and the generation of the connection it belongs to. */
     public record OpenedSession(Session session, long generation) {
@@ -118,7 +122,7 @@ public final class SharedConnection implements AutoCloseable {
         return reconnects;
     }
 
-    /** How many sends the client reported refused as full on its own thread, so far: a mark for {@link #refusedAsFullSince}. */
+    /** How many sends the client reported refused as full to the connection's listener, so far: a mark for {@link #refusedAsFullSince}. */
     public long fullRefusals() {
         return fullRefusals.get();
     }
@@ -145,10 +149,25 @@ public final class SharedConnection implements AutoCloseable {
         }
     }
 
-    private void countFullRefusal() {
-        synchronized (fullRefusals) {
-            fullRefusals.incrementAndGet();
-            fullRefusals.notifyAll();
+    /**
+     * A send the client did not wait for failed (refused, or timed out), the connection fine: the commit of its
+     * transaction fails and says so; outside a transaction (a non-persistent message) nothing else will. Logged at
+     * most once a minute, with how many there were so far.
+     */
+    private void sendFailedApart(JMSException failure) {
+        if (provider.isFull(failure)) {
+            synchronized (fullRefusals) {
+                fullRefusals.incrementAndGet();
+                fullRefusals.notifyAll();
+            }
+        }
+        long failed = sendsFailedApart.incrementAndGet();
+        long now = System.nanoTime();
+        long last = lastSendFailureLogged;
+        if (last == 0 || now - last >= SEND_FAILURE_LOG_INTERVAL.toNanos()) {
+            lastSendFailureLogged = now == 0 ? 1 : now;
+            LOG.info("{}: a message sent without waiting for the broker's answer failed, the connection up ({} so far): {}",
+                    settings.name(), failed, failure.getMessage());
         }
     }
 
@@ -207,10 +226,10 @@ public final class SharedConnection implements AutoCloseable {
         }
         try {
             fresh.setExceptionListener(e -> {
-                if (provider.isFull(e)) {
-                    countFullRefusal(); // a send the client did not wait for (in a transaction), refused: the connection is fine
-                } else {
+                if (provider.connectionFailed(fresh, e)) {
                     markFailed(fresh, e, true);
+                } else {
+                    sendFailedApart(e);
                 }
             });
             fresh.start();

@@ -1,5 +1,6 @@
 package io.ferry.core.provider;
 
+import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -74,6 +75,15 @@ public interface BrokerProvider {
      */
     default boolean isFull(Throwable failure) {
         return Failures.causedBy(failure, ResourceAllocationException.class);
+    }
+
+    /**
+     * Whether what the connection's exception listener was told is to give the connection up. Most clients tell it
+     * only that the connection failed; one that also reports there a send it did not wait for (refused as full, or
+     * timed out) answers no for those: the connection goes on, and the commit of that send's transaction fails.
+     */
+    default boolean connectionFailed(Connection connection, JMSException reported) {
+        return true;
     }
 
     /** What the client's buffer of messages the broker pushed ahead to this consumer holds, as far as it can tell. */

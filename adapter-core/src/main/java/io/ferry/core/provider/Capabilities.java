@@ -9,7 +9,9 @@ package io.ferry.core.provider;
  * @param sharedDurableSubscriptions JMS 2 shared durable subscriptions
  * @param removesDuplicates          the target drops a message whose duplicate id it has seen ({@link BrokerProvider#markBridged})
  * @param countsDeliveries           JMSXDeliveryCount says how often a message was delivered (else Ferry counts attempts itself)
+ * @param confirmsSends              a persistent message sent outside a transaction is on the broker once the send returns,
+ *                                   so the connection may do without transactions ({@code transactions: false})
  */
 public record Capabilities(boolean transactions, boolean sharedSubscriptions, boolean sharedDurableSubscriptions,
-                           boolean removesDuplicates, boolean countsDeliveries) {
+                           boolean removesDuplicates, boolean countsDeliveries, boolean confirmsSends) {
 }

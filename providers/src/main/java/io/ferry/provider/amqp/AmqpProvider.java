@@ -6,13 +6,16 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 
+import org.apache.qpid.jms.JmsConnection;
 import org.apache.qpid.jms.JmsConnectionFactory;
 import org.apache.qpid.jms.JmsSendTimedOutException;
 import org.apache.qpid.jms.provider.Provider;
 import org.apache.qpid.jms.provider.ProviderFactory;
+import org.apache.qpid.jms.provider.exceptions.ProviderConnectionRemotelyClosedException;
 
 import io.ferry.core.provider.BeanProperties;
 import io.ferry.core.provider.BrokerProvider;
@@ -41,7 +44,7 @@ public final class AmqpProvider implements BrokerProvider {
     public static final String NAME = "amqp";
     static final int REQUEST_TIMEOUT_MS = 30_000;
     /** How long a send waits for credit, or for the broker's answer where it waits for one, before it fails. */
-    static final int SEND_TIMEOUT_MS = 10_000;
+    static final int SEND_TIMEOUT_MS = 30_000;
     /** What Qpid JMS says when a send timed out waiting for credit. */
     private static final String NO_CREDIT = "waiting for credit";
     private static final Set<String> SCHEMES = Set.of("amqp", "amqps", "amqpws", "amqpwss");
@@ -74,7 +77,7 @@ public final class AmqpProvider implements BrokerProvider {
 
     @Override
     public Capabilities capabilities(ConnectionSettings settings) {
-        return new Capabilities(settings.transacted(), true, true, false, true);
+        return new Capabilities(settings.transacted(), true, true, false, true, true);
     }
 
     @Override
@@ -85,13 +88,16 @@ public final class AmqpProvider implements BrokerProvider {
     }
 
     /**
-     * Refused as full ({@code amqp:resource-limit-exceeded}: a {@code ResourceAllocationException}), or held: the broker
-     * gave the sender no credit for {@value #SEND_TIMEOUT_MS} ms, AMQP's flow control, which Artemis applies to a full
-     * address whatever its policy. Qpid JMS tells that timeout from one waiting for the broker's answer to a sent message
-     * (a slow broker, or a silent network) only by its message.
+     * Refused as full ({@code amqp:resource-limit-exceeded} on a send: a {@code ResourceAllocationException}), or held:
+     * the broker gave the sender no credit for {@value #SEND_TIMEOUT_MS} ms, AMQP's flow control, which Artemis applies
+     * to a full address whatever its policy. Qpid JMS tells that timeout from one waiting for the broker's answer to a
+     * sent message (a slow broker, or a silent network) only by its message.
      */
     @Override
     public boolean isFull(Throwable failure) {
+        if (Failures.causedBy(failure, ProviderConnectionRemotelyClosedException.class)) {
+            return false; // the broker closed the whole connection (one "resource-limit-exceeded" too): a lost connection
+        }
         if (BrokerProvider.super.isFull(failure)) {
             return true;
         }
@@ -101,6 +107,17 @@ public final class AmqpProvider implements BrokerProvider {
             }
         }
         return false;
+    }
+
+    /**
+     * Qpid JMS tells the listener of a send it did not wait for (in a transaction, or a non-persistent one) that the
+     * broker refused as full or that timed out: the connection goes on unless Qpid says it failed. Anything else it
+     * reports there (a session or consumer the broker closed, say) gives the connection up, so that it is opened anew.
+     */
+    @Override
+    public boolean connectionFailed(Connection connection, JMSException reported) {
+        boolean sendFailed = isFull(reported) || Failures.causedBy(reported, JmsSendTimedOutException.class);
+        return !sendFailed || !(connection instanceof JmsConnection qpid) || qpid.isFailed() || qpid.isClosed();
     }
 
     @Override

@@ -154,7 +154,7 @@ public final class ArtemisProvider implements BrokerProvider {
 
     @Override
     public Capabilities capabilities(ConnectionSettings settings) {
-        return new Capabilities(settings.transacted(), true, true, true, true);
+        return new Capabilities(settings.transacted(), true, true, true, true, true);
     }
 
     @Override

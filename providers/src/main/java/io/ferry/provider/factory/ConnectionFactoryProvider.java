@@ -39,7 +39,7 @@ public final class ConnectionFactoryProvider implements BrokerProvider {
 
     @Override
     public Capabilities capabilities(ConnectionSettings settings) {
-        return new Capabilities(settings.transacted(), true, true, false, true);
+        return new Capabilities(settings.transacted(), true, true, false, true, true);
     }
 
     @Override

@@ -99,7 +99,7 @@ public final class OpenWireProvider implements BrokerProvider {
 
     @Override
     public Capabilities capabilities(ConnectionSettings settings) {
-        return new Capabilities(settings.transacted(), false, false, false, true);
+        return new Capabilities(settings.transacted(), false, false, false, true, true);
     }
 
     @Override

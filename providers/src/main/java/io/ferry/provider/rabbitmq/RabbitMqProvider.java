@@ -57,9 +57,10 @@ public final class RabbitMqProvider implements BrokerProvider {
         BeanProperties.check(RMQConnectionFactory.class, settings.properties());
     }
 
+    /** Outside a transaction the client publishes without waiting for RabbitMQ's confirmation, persistent messages too. */
     @Override
     public Capabilities capabilities(ConnectionSettings settings) {
-        return new Capabilities(settings.transacted(), false, true, false, false);
+        return new Capabilities(settings.transacted(), false, true, false, false, false);
     }
 
     @Override

@@ -9,6 +9,7 @@ import jakarta.jms.ResourceAllocationException;
 
 import org.apache.qpid.jms.JmsConnectionFactory;
 import org.apache.qpid.jms.JmsSendTimedOutException;
+import org.apache.qpid.jms.provider.exceptions.ProviderConnectionResourceAllocationException;
 import org.junit.jupiter.api.Test;
 
 import io.ferry.core.provider.ConnectionSettings;
@@ -18,7 +19,7 @@ class AmqpProviderTest {
     private final AmqpProvider provider = new AmqpProvider();
 
     @Test
-    void aSendWaitsTenSecondsForCreditUnlessTheUrlSaysOtherwise() {
+    void aSendWaitsThirtySecondsForCreditUnlessTheUrlSaysOtherwise() {
         assertThat(factory("amqp://127.0.0.1:5672").getSendTimeout()).isEqualTo(AmqpProvider.SEND_TIMEOUT_MS);
         assertThat(factory("amqp://127.0.0.1:5672?jms.sendTimeout=250").getSendTimeout()).isEqualTo(250);
     }
@@ -33,6 +34,8 @@ class AmqpProviderTest {
         assertThat(provider.isFull(wrapped)).isTrue();
         assertThat(provider.isFull(new JmsSendTimedOutException("Timed out waiting for disposition of sent Message"))).isFalse();
         assertThat(provider.isFull(new JMSException("connection failed"))).isFalse();
+        // The broker closing the whole connection for a resource limit (too many connections, say) is a lost connection.
+        assertThat(provider.isFull(new ProviderConnectionResourceAllocationException("connection limit").toJMSException())).isFalse();
     }
 
     private JmsConnectionFactory factory(String url) {

@@ -38,6 +38,7 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
 import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.BrokerProviders;
 import io.ferry.core.provider.Capabilities;
+import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.provider.InvalidConnectionException;
 import io.ferry.workflow.ServiceFactories;
 
@@ -441,7 +442,15 @@ public final class FerryConfigLoader {
             for (Map.Entry<String, FerryProperties.Connection> connection : connections.entrySet()) {
                 String key = PREFIX + ".connections." + connection.getKey();
                 try {
-                    providers.put(connection.getKey(), BrokerProviders.onClassPath().checked(connection.getValue().settings(connection.getKey())));
+                    ConnectionSettings settings = connection.getValue().settings(connection.getKey());
+                    BrokerProvider provider = BrokerProviders.onClassPath().checked(settings);
+                    providers.put(connection.getKey(), provider);
+                    if (!settings.transacted() && !provider.capabilities(settings).confirmsSends()) {
+                        // A target's messages, a source's error queue: sent, then the source acknowledged.
+                        problems.add(key + ".transactions: the " + provider.name() + " provider's client does not wait for the broker to "
+                                + "take a message sent outside a transaction, so a message Ferry acknowledged on the source could be lost; "
+                                + "keep transactions on (the default)");
+                    }
                 } catch (InvalidConnectionException e) {
                     problems.add(key + "." + e.setting() + ": " + oneLine(e.getMessage()));
                 }
