@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
+import jakarta.jms.DeliveryMode;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -123,6 +125,32 @@ class RemoteBrokerFullTest {
             }
             assertThat(local.messageCount("in")).as("left on the source").isZero();
             assertThat(local.messageCount("ferry.errors")).as("in the error queue").isZero();
+        }
+    }
+
+    /**
+     * Outside a transaction Qpid JMS does not wait for a non-persistent send: one the full target refuses is lost, its
+     * source acknowledged (docs/configuration.md). Nothing but the connection's line says so, and it does.
+     */
+    @Test
+    void aNonPersistentMessageRefusedWithoutATransactionIsSaidToBeLost() throws Exception {
+        int messages = 1_000;
+        try (CapturedLog connections = CapturedLog.of(SharedConnection.class);
+             TestBroker local = TestBroker.started("local", dir.resolve("local"));
+             TestBroker remote = TestBroker.create("remote", dir.resolve("remote"), EmbeddedBroker.failing("out", TARGET_LIMIT)).start()) {
+            try (ProviderClient sender = new ProviderClient(CrossVendorBridgeTest.artemis("local", local.url()))) {
+                sender.send("in", false, 0, messages, SIZE, DeliveryMode.NON_PERSISTENT);
+            }
+            AdapterConfig config = AdapterConfig.between(local.url(), remote.url())
+                    .connection(AdapterConfig.REMOTE, CrossVendorBridgeTest.yaml(
+                            CrossVendorBridgeTest.amqp(AdapterConfig.REMOTE, remote.url().replace("tcp://", "amqp://"), false)))
+                    .channel(AdapterConfig.Channel.queues("full", "in", "out").set("workflow.batch-size", BATCH_SIZE)
+                            .set("workflow.drain-timeout", DRAIN_TIMEOUT.toSeconds() + "s"));
+            try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml())) {
+                await().atMost(DEADLINE).until(() -> connections.count(Level.WARN, "sent without a transaction failed after the send returned, and is lost") == 1);
+                assertThat(remote.messageCount("out")).as("messages the full target took").isLessThan(messages);
+                assertThat(connections.count(Level.WARN, "connection lost")).as("connections said lost").isZero();
+            }
         }
     }
 

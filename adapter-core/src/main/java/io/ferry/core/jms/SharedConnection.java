@@ -131,13 +131,14 @@ public final class SharedConnection implements AutoCloseable {
      * Whether the client reported a send refused as full after {@code mark} ({@link #fullRefusals}), waiting up to
      * {@code patience} for a report: a client that does not wait for each send in a transaction (Qpid JMS) reports a
      * refused one to the connection's listener, on a thread of its own, and then fails the commit without saying why.
-     * The report is queued before the commit's answer, so it comes within moments. An interrupt ends the wait (false).
+     * The report is queued before the commit's answer, so it comes within moments. A loss of the connection or an
+     * interrupt ends the wait (false).
      */
     public boolean refusedAsFullSince(long mark, Duration patience) {
         long deadline = System.nanoTime() + patience.toNanos();
         synchronized (fullRefusals) {
             long left;
-            while (fullRefusals.get() == mark && (left = deadline - System.nanoTime()) > 0) {
+            while (fullRefusals.get() == mark && !state.lost() && (left = deadline - System.nanoTime()) > 0) {
                 try {
                     TimeUnit.NANOSECONDS.timedWait(fullRefusals, left);
                 } catch (InterruptedException e) {
@@ -150,9 +151,10 @@ public final class SharedConnection implements AutoCloseable {
     }
 
     /**
-     * A send the client did not wait for failed (refused, or timed out), the connection fine: the commit of its
-     * transaction fails and says so; outside a transaction (a non-persistent message) nothing else will. Logged at
-     * most once a minute, with how many there were so far.
+     * A send the client did not wait for failed (refused, or timed out), the connection fine. In a transaction its
+     * commit fails and the batch goes back to the source; outside one (a non-persistent message, acknowledged on the
+     * source already) the message is lost, and nothing but this says so. Logged at most once a minute, with how many
+     * there were so far.
      */
     private void sendFailedApart(JMSException failure) {
         if (provider.isFull(failure)) {
@@ -164,10 +166,16 @@ public final class SharedConnection implements AutoCloseable {
         long failed = sendsFailedApart.incrementAndGet();
         long now = System.nanoTime();
         long last = lastSendFailureLogged;
-        if (last == 0 || now - last >= SEND_FAILURE_LOG_INTERVAL.toNanos()) {
-            lastSendFailureLogged = now == 0 ? 1 : now;
-            LOG.info("{}: a message sent without waiting for the broker's answer failed, the connection up ({} so far): {}",
-                    settings.name(), failed, failure.getMessage());
+        if (last != 0 && now - last < SEND_FAILURE_LOG_INTERVAL.toNanos()) {
+            return;
+        }
+        lastSendFailureLogged = now == 0 ? 1 : now;
+        if (settings.transacted()) {
+            LOG.info("{}: a message sent without waiting for the broker's answer failed, the connection up; its transaction "
+                    + "will not commit ({} so far): {}", settings.name(), failed, failure.getMessage());
+        } else {
+            LOG.warn("{}: a non-persistent message sent without a transaction failed after the send returned, and is lost "
+                    + "({} so far): {}", settings.name(), failed, failure.getMessage());
         }
     }
 
@@ -262,6 +270,9 @@ public final class SharedConnection implements AutoCloseable {
         }
         if (state == State.CONNECTED) {
             state = State.DOWN;
+            synchronized (fullRefusals) {
+                fullRefusals.notifyAll(); // a commit waiting for a refusal report: the loss answers it
+            }
             if (fromListener) {
                 logLoss(cause);
             } else {

@@ -1,17 +1,23 @@
 package io.ferry.provider.amqp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
 import jakarta.jms.JMSException;
 import jakarta.jms.ResourceAllocationException;
 
+import org.apache.qpid.jms.JmsConnection;
 import org.apache.qpid.jms.JmsConnectionFactory;
 import org.apache.qpid.jms.JmsSendTimedOutException;
 import org.apache.qpid.jms.provider.exceptions.ProviderConnectionResourceAllocationException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import io.ferry.broker.testing.TestBroker;
 import io.ferry.core.provider.ConnectionSettings;
 
 class AmqpProviderTest {
@@ -36,6 +42,27 @@ class AmqpProviderTest {
         assertThat(provider.isFull(new JMSException("connection failed"))).isFalse();
         // The broker closing the whole connection for a resource limit (too many connections, say) is a lost connection.
         assertThat(provider.isFull(new ProviderConnectionResourceAllocationException("connection limit").toJMSException())).isFalse();
+    }
+
+    /** Qpid JMS reports sends it did not wait for to the connection's listener too: only its own failure gives the connection up. */
+    @Test
+    void aSendRefusedAsFullOrTimedOutLeavesTheConnectionUpUntilQpidSaysItFailed(@TempDir Path dir) throws Exception {
+        try (TestBroker broker = TestBroker.started("remote", dir)) {
+            JmsConnection connection = (JmsConnection) factory(broker.url().replace("tcp://", "amqp://")).createConnection();
+            try {
+                connection.start();
+                assertThat(provider.connectionFailed(connection, new ResourceAllocationException("AMQ229102: Address \"out\" is full."))).isFalse();
+                assertThat(provider.connectionFailed(connection, new JmsSendTimedOutException("Timed out waiting for disposition of sent Message")))
+                        .isFalse();
+                assertThat(provider.connectionFailed(connection, new JMSException("the session was closed by the broker"))).isTrue();
+
+                broker.stop();
+                await().atMost(Duration.ofSeconds(30)).until(connection::isFailed);
+                assertThat(provider.connectionFailed(connection, new ResourceAllocationException("AMQ229102: Address \"out\" is full."))).isTrue();
+            } finally {
+                connection.close();
+            }
+        }
     }
 
     private JmsConnectionFactory factory(String url) {

@@ -80,8 +80,13 @@ public final class ProviderClient implements AutoCloseable {
      * (the payload's bytes as text, for text), each with {@link #typedProperties}; in batches of 100.
      */
     public void send(String queue, boolean topic, int first, int count, int size) throws JMSException {
+        send(queue, topic, first, count, size, DeliveryMode.PERSISTENT);
+    }
+
+    /** The same, with the given {@link DeliveryMode}. */
+    public void send(String queue, boolean topic, int first, int count, int size, int deliveryMode) throws JMSException {
         MessageProducer producer = session.createProducer(topic ? session.createTopic(queue) : session.createQueue(queue));
-        producer.setDeliveryMode(DeliveryMode.PERSISTENT);
+        producer.setDeliveryMode(deliveryMode);
         for (int id = first; id < first + count; id++) {
             Message message;
             if (id % 2 == 0) {
