@@ -152,8 +152,8 @@ public final class SharedConnection implements AutoCloseable {
 
     /**
      * A send the client did not wait for failed (refused, or timed out), the connection fine. In a transaction its
-     * commit fails and the batch goes back to the source; outside one (a non-persistent message, acknowledged on the
-     * source already) the message is lost, and nothing but this says so. Logged at most once a minute, with how many
+     * commit fails and the batch goes back to the source; on a connection without transactions (a non-persistent
+     * message, acknowledged on the source already) the message is lost, and nothing but this says so. Logged at most once a minute, with how many
      * there were so far.
      */
     private void sendFailedApart(JMSException failure) {
@@ -171,8 +171,9 @@ public final class SharedConnection implements AutoCloseable {
         }
         lastSendFailureLogged = now == 0 ? 1 : now;
         if (settings.transacted()) {
-            LOG.info("{}: a message sent without waiting for the broker's answer failed, the connection up; its transaction "
-                    + "will not commit ({} so far): {}", settings.name(), failed, failure.getMessage());
+            // A bridged message's transaction then fails its commit; a lifecycle event (never in a transaction) is dropped.
+            LOG.info("{}: a message sent without waiting for the broker's answer failed, the connection up ({} so far): {}",
+                    settings.name(), failed, failure.getMessage());
         } else {
             LOG.warn("{}: a non-persistent message sent without a transaction failed after the send returned, and is lost "
                     + "({} so far): {}", settings.name(), failed, failure.getMessage());
