@@ -10,13 +10,18 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import javax.net.ssl.KeyManagerFactory;
 
 import org.apache.activemq.broker.BrokerService;
 import org.apache.activemq.broker.SslContext;
 import org.apache.activemq.broker.region.Destination;
+import org.apache.activemq.broker.region.policy.PolicyEntry;
+import org.apache.activemq.broker.region.policy.PolicyMap;
+import org.apache.activemq.broker.region.policy.VMPendingQueueMessageStoragePolicy;
 import org.apache.activemq.command.ActiveMQQueue;
 import org.apache.activemq.store.kahadb.KahaDBPersistenceAdapter;
 import org.slf4j.Logger;
@@ -43,6 +48,14 @@ public final class ClassicBroker implements AutoCloseable {
 
     /** Starts a broker and returns once it accepts connections. */
     public static ClassicBroker start(ClassicBrokerSettings settings) {
+        return start(settings, service -> { });
+    }
+
+    /**
+     * Starts a broker changed by {@code adjustments} before it starts (tests: {@link #failing}, {@link #blocking}); the
+     * settings' other choices stay as they are.
+     */
+    public static ClassicBroker start(ClassicBrokerSettings settings, Consumer<BrokerService> adjustments) {
         checkPortFree(settings.host(), settings.openWirePort());
         if (settings.amqpPort() != 0) {
             checkPortFree(settings.host(), settings.amqpPort());
@@ -85,6 +98,7 @@ public final class ClassicBroker implements AutoCloseable {
                 service.setSslContext(ssl);
                 service.addConnector(broker.sslUrl().orElseThrow());
             }
+            adjustments.accept(service);
             service.start();
             service.waitUntilStarted();
         } catch (Exception e) {
@@ -121,6 +135,45 @@ public final class ClassicBroker implements AutoCloseable {
 
     public ClassicBrokerSettings settings() {
         return settings;
+    }
+
+    /** A queue that refuses what is sent to it ({@code ResourceAllocationException}) once it holds {@code memoryLimitBytes}. */
+    public static Consumer<BrokerService> failing(String queue, long memoryLimitBytes) {
+        return limited(queue, memoryLimitBytes, true);
+    }
+
+    /** A queue whose producers the broker holds (producer flow control) once it holds {@code memoryLimitBytes}. */
+    public static Consumer<BrokerService> blocking(String queue, long memoryLimitBytes) {
+        return limited(queue, memoryLimitBytes, false);
+    }
+
+    private static Consumer<BrokerService> limited(String queue, long memoryLimitBytes, boolean refuse) {
+        return service -> {
+            PolicyEntry limit = new PolicyEntry();
+            limit.setQueue(queue);
+            limit.setMemoryLimit(memoryLimitBytes);
+            limit.setProducerFlowControl(true);
+            // Every waiting message in memory, as well as in the store: the default cursor keeps persistent messages in
+            // the store only, so that a queue's memory limit holds back no sender of persistent messages.
+            limit.setPendingQueuePolicy(new VMPendingQueueMessageStoragePolicy());
+            PolicyMap policies = new PolicyMap();
+            policies.setPolicyEntries(List.of(limit));
+            service.setDestinationPolicy(policies);
+            // Set for the whole broker, as activemq.xml's systemUsage sendFailIfNoSpace does.
+            service.getSystemUsage().setSendFailIfNoSpace(refuse);
+        };
+    }
+
+    /** The bytes {@code queue}'s memory limit counts: its waiting messages' and its open transactions'. */
+    public long memoryUsed(String queue) {
+        Destination destination = queue(queue);
+        return destination == null ? 0 : destination.getMemoryUsage().getUsage();
+    }
+
+    /** Whether {@code queue} holds its memory limit or more (its producers are then refused or held). */
+    public boolean isFull(String queue) {
+        Destination destination = queue(queue);
+        return destination != null && destination.getMemoryUsage().isFull();
     }
 
     /** The number of messages waiting on a queue (0 when the queue does not exist). */

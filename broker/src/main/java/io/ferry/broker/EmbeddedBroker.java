@@ -148,6 +148,15 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
     }
 
+    /** The bytes of messages {@code address} holds, as its max-size-bytes counts them (its open transactions' too). */
+    public long addressSize(String address) {
+        try {
+            return server.getActiveMQServer().getPagingManager().getPageStore(SimpleString.of(address)).getAddressSize();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the size of " + address + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Whether the broker currently pages {@code address} (keeps its messages on disk beyond max-size-bytes). */
     public boolean isPaging(String address) {
         try {

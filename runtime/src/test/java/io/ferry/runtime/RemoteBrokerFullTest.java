@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import jakarta.jms.DeliveryMode;
 
@@ -16,17 +17,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import ch.qos.logback.classic.Level;
 
+import io.ferry.broker.ClassicBroker;
 import io.ferry.broker.EmbeddedBroker;
 import io.ferry.broker.testing.TestBroker;
+import io.ferry.broker.testing.TestClassicBroker;
 import io.ferry.core.jms.SharedConnection;
+import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.provider.testing.ProviderClient;
 import io.ferry.runtime.config.AdapterConfig;
 import io.ferry.workflow.AbstractWorkflow;
 
 /**
- * The remote broker full: its target address refusing sends beyond a limit (policy FAIL), or holding them (BLOCK). The
- * bridge fills what room there is, keeps the rest on the local broker without calling it a lost connection or sending
- * any of it to the error queue, and bridges every message exactly once as the target's consumer makes room.
+ * The remote broker full: its target address or queue refusing sends beyond a limit (Artemis's FAIL, ActiveMQ Classic's
+ * sendFailIfNoSpace), or holding them (BLOCK, Classic's producer flow control). The bridge fills what room there is,
+ * keeps the rest on the local broker without calling it a lost connection or sending any of it to the error queue, and
+ * bridges every message as the target's consumer makes room: exactly once to Artemis, at least once to Classic.
  */
 class RemoteBrokerFullTest {
 
@@ -50,21 +55,21 @@ class RemoteBrokerFullTest {
     Path dir;
 
     @ParameterizedTest(name = "through {0}")
-    @ValueSource(strings = {"artemis", "amqp"})
+    @ValueSource(strings = {"artemis", "amqp", "openwire"})
     void aFullTargetIsFilledAndTheRestWaitsOnTheSourceUntilItsConsumerMakesRoom(String provider) throws Exception {
         int messages = 1_000;
         try (CapturedLog worker = CapturedLog.of(WORKER_LOGGER);
              CapturedLog connections = CapturedLog.of(SharedConnection.class);
              TestBroker local = TestBroker.started("local", dir.resolve("local"));
-             TestBroker remote = TestBroker.create("remote", dir.resolve("remote"), EmbeddedBroker.failing("out", TARGET_LIMIT)).start()) {
+             Target remote = Target.refusing(provider, dir.resolve("remote"))) {
             try (ProviderClient sender = new ProviderClient(CrossVendorBridgeTest.artemis("local", local.url()))) {
                 sender.send("in", false, 0, messages, SIZE);
             }
-            try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config(local, remote, provider))) {
+            try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config(local, remote))) {
                 await().atMost(DEADLINE).until(() -> worker.count(Level.WARN, "the target is full") >= 1);
                 // A batch larger than the room left is refused whole: taken one at a time, the messages fill the room (a
                 // refused batch counts against the limit until it is rolled back: full alone does not say it was filled).
-                await().atMost(DEADLINE).until(() -> remote.messageCount("out") >= BATCH_SIZE && remote.running().isFull("out"));
+                await().atMost(DEADLINE).until(() -> remote.messageCount("out") >= BATCH_SIZE && remote.isFull("out"));
                 // Each message on one side only, once the one in flight is settled.
                 await().atMost(DEADLINE).until(() -> remote.messageCount("out") + local.messageCount("in") == messages);
                 assertThat(remote.messageCount("out")).as("messages the full target took").isLessThan(messages / 2L);
@@ -72,9 +77,11 @@ class RemoteBrokerFullTest {
                 assertThat(connections.lines(Level.WARN)).as("connections said lost").isEmpty();
 
                 // The target's consumer makes room as it reads: every message arrives, once.
-                try (ProviderClient receiver = new ProviderClient(CrossVendorBridgeTest.artemis("remote", remote.url()))) {
+                try (ProviderClient receiver = new ProviderClient(remote.client())) {
                     receiver.receive("out", messages, DEADLINE).assertEachOnceAsSent(0, messages, SIZE);
                 }
+                // Nothing held for refused transactions: a queue its consumer emptied has all its room back.
+                await().atMost(DEADLINE).until(() -> remote.bytesHeld("out") == 0);
                 await().atMost(DEADLINE).until(() -> worker.count(Level.INFO, "the target takes messages again") >= 1);
             }
             assertThat(local.messageCount("in")).as("left on the source").isZero();
@@ -87,23 +94,24 @@ class RemoteBrokerFullTest {
 
     /**
      * A target address that blocks its producers (policy BLOCK) once full: the bridge's send is held. Stopping then
-     * gives the held batch back to the source within the drain timeout, calling no connection lost; a new adapter
-     * bridges the rest as the target's consumer makes room, each message once.
+     * gives the held batch back to the source within the drain timeout, calling no connection lost (ActiveMQ Classic's
+     * client closes its connection when the stop interrupts it, which is said at INFO); a new adapter bridges the rest
+     * as the target's consumer makes room, each message once (at least once where the target keeps no duplicate ids).
      */
     @ParameterizedTest(name = "through {0}")
-    @ValueSource(strings = {"artemis", "amqp"})
+    @ValueSource(strings = {"artemis", "amqp", "openwire"})
     void aTargetThatHoldsTheSendLetsTheBridgeStopAndResumeWithNothingLost(String provider) throws Exception {
         // Through AMQP the target takes what the sender has credit for (Artemis gives 1,000 messages) before it holds sends.
         int messages = provider.equals("amqp") ? 2_500 : 1_000;
         try (CapturedLog connections = CapturedLog.of(SharedConnection.class);
              CapturedLog workflow = CapturedLog.of(AbstractWorkflow.class);
              TestBroker local = TestBroker.started("local", dir.resolve("local"));
-             TestBroker remote = TestBroker.create("remote", dir.resolve("remote"), EmbeddedBroker.blocking("out", TARGET_LIMIT)).start()) {
+             Target remote = Target.holding(provider, dir.resolve("remote"))) {
             try (ProviderClient sender = new ProviderClient(CrossVendorBridgeTest.artemis("local", local.url()))) {
                 sender.send("in", false, 0, messages, SIZE);
             }
-            RunningAdapter held = RunningAdapter.start(dir.resolve("ferry.yml"), config(local, remote, provider));
-            await().atMost(DEADLINE).until(() -> remote.running().isFull("out"));
+            RunningAdapter held = RunningAdapter.start(dir.resolve("ferry.yml"), config(local, remote));
+            await().atMost(DEADLINE).until(() -> remote.isFull("out"));
             // Held: the broker gives the bridge no more credit, so nothing more leaves the source while it still has some
             // (a batch that had its credit before the address filled may still commit: the count settles after it).
             AtomicLong lastRead = new AtomicLong(-1);
@@ -119,9 +127,18 @@ class RemoteBrokerFullTest {
             assertThat(remote.messageCount("out") + local.messageCount("in")).as("on the target and back on the source").isEqualTo(messages);
             assertThat(connections.lines(Level.WARN)).as("connections said lost").isEmpty();
 
-            try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config(local, remote, provider));
-                 ProviderClient receiver = new ProviderClient(CrossVendorBridgeTest.artemis("remote", remote.url()))) {
-                receiver.receive("out", messages, DEADLINE).assertEachOnceAsSent(0, messages, SIZE);
+            try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config(local, remote));
+                 ProviderClient receiver = new ProviderClient(remote.client())) {
+                ProviderClient.Received received = receiver.receive("out", messages, DEADLINE);
+                if (remote.removesDuplicates()) {
+                    received.assertEachOnceAsSent(0, messages, SIZE);
+                } else {
+                    // The held batch went back to the source, its commit still in the target's hands: ActiveMQ Classic
+                    // carries it out once it has room, and the batch arrives a second time (at least once).
+                    received.assertEachAtLeastOnce(0, messages, SIZE);
+                    assertThat(received.duplicated()).as("copies: one batch, twice at most").hasSizeLessThanOrEqualTo(BATCH_SIZE)
+                            .allSatisfy((id, copies) -> assertThat(copies).isEqualTo(2));
+                }
             }
             assertThat(local.messageCount("in")).as("left on the source").isZero();
             assertThat(local.messageCount("ferry.errors")).as("in the error queue").isZero();
@@ -154,20 +171,114 @@ class RemoteBrokerFullTest {
         }
     }
 
-    private static String config(TestBroker local, TestBroker remote) {
-        return config(local, remote, "artemis");
-    }
-
-    /** The target reached through {@code provider}: artemis (its core protocol) or amqp (the same broker's AMQP 1.0). */
-    private static String config(TestBroker local, TestBroker remote, String provider) {
-        AdapterConfig config = AdapterConfig.between(local.url(), remote.url());
-        if (provider.equals("amqp")) {
-            config.connection(AdapterConfig.REMOTE,
-                    CrossVendorBridgeTest.yaml(CrossVendorBridgeTest.amqp(AdapterConfig.REMOTE, remote.url().replace("tcp://", "amqp://"), true)));
-        }
-        return config
+    private static String config(TestBroker local, Target remote) {
+        return AdapterConfig.between(local.url(), remote.bridge().url())
+                .connection(AdapterConfig.REMOTE, CrossVendorBridgeTest.yaml(remote.bridge()))
                 .channel(AdapterConfig.Channel.queues("full", "in", "out").set("workflow.drain-timeout", DRAIN_TIMEOUT.toSeconds() + "s")
                         .set("workflow.batch-size", BATCH_SIZE))
                 .yaml();
+    }
+
+    /**
+     * The full target, as the bridge reaches it ({@code provider}) and as the test's consumer reads it: an Artemis
+     * broker through its core protocol ({@code artemis}) or AMQP 1.0 ({@code amqp}), or an ActiveMQ Classic broker
+     * through OpenWire ({@code openwire}), its {@code out} queue limited to {@link #TARGET_LIMIT}.
+     */
+    private interface Target extends AutoCloseable {
+
+        static Target refusing(String provider, Path dir) {
+            return provider.equals("openwire") ? classic(dir, ClassicBroker.failing("out", TARGET_LIMIT))
+                    : artemis(provider, dir, EmbeddedBroker.failing("out", TARGET_LIMIT));
+        }
+
+        static Target holding(String provider, Path dir) {
+            return provider.equals("openwire") ? classic(dir, ClassicBroker.blocking("out", TARGET_LIMIT))
+                    : artemis(provider, dir, EmbeddedBroker.blocking("out", TARGET_LIMIT));
+        }
+
+        private static Target artemis(String provider, Path dir, Consumer<org.apache.activemq.artemis.core.config.Configuration> limit) {
+            TestBroker broker = TestBroker.create(AdapterConfig.REMOTE, dir, limit).start();
+            return new Target() {
+                public ConnectionSettings bridge() {
+                    return provider.equals("amqp")
+                            ? CrossVendorBridgeTest.amqp(AdapterConfig.REMOTE, broker.url().replace("tcp://", "amqp://"), true)
+                            : CrossVendorBridgeTest.artemis(AdapterConfig.REMOTE, broker.url());
+                }
+
+                public ConnectionSettings client() {
+                    return CrossVendorBridgeTest.artemis(AdapterConfig.REMOTE, broker.url());
+                }
+
+                public long messageCount(String queue) {
+                    return broker.messageCount(queue);
+                }
+
+                public boolean isFull(String queue) {
+                    return broker.running().isFull(queue);
+                }
+
+                public long bytesHeld(String queue) {
+                    return broker.running().addressSize(queue);
+                }
+
+                public boolean removesDuplicates() {
+                    return true;
+                }
+
+                public void close() {
+                    broker.close();
+                }
+            };
+        }
+
+        private static Target classic(Path dir, Consumer<org.apache.activemq.broker.BrokerService> limit) {
+            TestClassicBroker broker = TestClassicBroker.create(AdapterConfig.REMOTE, dir, limit).start();
+            return new Target() {
+                public ConnectionSettings bridge() {
+                    return CrossVendorBridgeTest.openWire(AdapterConfig.REMOTE, broker.url());
+                }
+
+                public ConnectionSettings client() {
+                    return bridge();
+                }
+
+                public long messageCount(String queue) {
+                    return broker.messageCount(queue);
+                }
+
+                public boolean isFull(String queue) {
+                    return broker.isFull(queue);
+                }
+
+                public long bytesHeld(String queue) {
+                    return broker.memoryUsed(queue);
+                }
+
+                public boolean removesDuplicates() {
+                    return false;
+                }
+
+                public void close() {
+                    broker.close();
+                }
+            };
+        }
+
+        ConnectionSettings bridge();
+
+        ConnectionSettings client();
+
+        long messageCount(String queue);
+
+        boolean isFull(String queue);
+
+        /** What counts against the limit: the queue's messages and its open transactions'. */
+        long bytesHeld(String queue);
+
+        /** Whether the target drops a second copy of a message by its duplicate id (Artemis, either way in). */
+        boolean removesDuplicates();
+
+        @Override
+        void close();
     }
 }

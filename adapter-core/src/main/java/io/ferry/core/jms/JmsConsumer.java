@@ -152,7 +152,7 @@ public final class JmsConsumer implements Consumer {
         }
         try {
             if (transacted) {
-                session.commit();
+                connection.provider().commit(session);
             } else {
                 lastReceived.acknowledge(); // every message this session received so far
             }

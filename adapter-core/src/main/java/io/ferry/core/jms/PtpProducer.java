@@ -134,7 +134,7 @@ public final class PtpProducer implements Producer {
             return; // every send was confirmed when it returned
         }
         try {
-            session.commit();
+            provider.commit(session);
         } catch (JMSException | RuntimeException e) {
             throw failed("commit to", e);
         } finally {

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.BrokerProviders;
 import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.Failures;
 
 /**
  * One JMS connection to a broker, shared by a channel's workers; each worker takes sessions from it.
@@ -293,6 +294,12 @@ public final class SharedConnection implements AutoCloseable {
     }
 
     private void logLoss(Exception cause) {
+        if (Failures.causedBy(cause, InterruptedException.class)) {
+            // Some clients (ActiveMQ Classic's) give their connection up when a thread waiting on it is interrupted, as a
+            // stop does to a worker whose batch outlasted the drain timeout: no fault of the broker's.
+            LOG.info("{} broker connection closed by its client: a stop interrupted a request on it", settings.name());
+            return;
+        }
         String explained = provider.explainLoss(settings, cause);
         LOG.warn("{} broker connection lost: {}", settings.name(), explained != null ? explained : cause.getMessage());
     }

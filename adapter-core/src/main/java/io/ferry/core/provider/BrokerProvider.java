@@ -6,6 +6,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.ResourceAllocationException;
+import jakarta.jms.Session;
 
 /**
  * One vendor's JMS client, as Ferry's engine needs it: the engine speaks {@code jakarta.jms} only, and
@@ -84,6 +85,14 @@ public interface BrokerProvider {
      */
     default boolean connectionFailed(Connection connection, JMSException reported) {
         return true;
+    }
+
+    /**
+     * Commits {@code session}'s transaction. JMS's commit, unless the client can leave the broker's side of the
+     * transaction open when the commit fails: the provider then ends it here, before the failure goes on.
+     */
+    default void commit(Session session) throws JMSException {
+        session.commit();
     }
 
     /** What the client's buffer of messages the broker pushed ahead to this consumer holds, as far as it can tell. */

@@ -1,6 +1,9 @@
 package io.ferry.broker.testing;
 
 import java.nio.file.Path;
+import java.util.function.Consumer;
+
+import org.apache.activemq.broker.BrokerService;
 
 import io.ferry.broker.ClassicBroker;
 import io.ferry.broker.ClassicBrokerSettings;
@@ -15,21 +18,28 @@ import io.ferry.broker.EmbeddedBroker;
 public final class TestClassicBroker implements AutoCloseable {
 
     private final ClassicBrokerSettings settings;
+    private final Consumer<BrokerService> adjustments;
     private ClassicBroker running;
 
-    private TestClassicBroker(ClassicBrokerSettings settings) {
+    private TestClassicBroker(ClassicBrokerSettings settings, Consumer<BrokerService> adjustments) {
         this.settings = settings;
+        this.adjustments = adjustments;
     }
 
     /** A broker named {@code name}, not yet started. */
     public static TestClassicBroker create(String name, Path dataDirectory) {
+        return create(name, dataDirectory, service -> { });
+    }
+
+    /** A broker changed by {@code adjustments} at every start ({@link ClassicBroker#failing}, {@link ClassicBroker#blocking}). */
+    public static TestClassicBroker create(String name, Path dataDirectory, Consumer<BrokerService> adjustments) {
         int openWirePort = EmbeddedBroker.freePort();
         int amqpPort = EmbeddedBroker.freePort();
         while (amqpPort == openWirePort) {
             amqpPort = EmbeddedBroker.freePort();
         }
         return new TestClassicBroker(ClassicBrokerSettings.load(ProjectDirectory.config("activemq-broker.properties"), dataDirectory)
-                .withName(name).withHost("127.0.0.1").withOpenWirePort(openWirePort).withAmqpPort(amqpPort));
+                .withName(name).withHost("127.0.0.1").withOpenWirePort(openWirePort).withAmqpPort(amqpPort), adjustments);
     }
 
     public static TestClassicBroker started(String name, Path dataDirectory) {
@@ -38,7 +48,7 @@ public final class TestClassicBroker implements AutoCloseable {
 
     public synchronized TestClassicBroker start() {
         if (running == null) {
-            running = ClassicBroker.start(settings);
+            running = ClassicBroker.start(settings, adjustments);
         }
         return this;
     }
@@ -66,6 +76,14 @@ public final class TestClassicBroker implements AutoCloseable {
 
     public synchronized long messageCount(String queue) {
         return running().messageCount(queue);
+    }
+
+    public synchronized long memoryUsed(String queue) {
+        return running().memoryUsed(queue);
+    }
+
+    public synchronized boolean isFull(String queue) {
+        return running().isFull(queue);
     }
 
     public synchronized int consumerCount(String queue) {

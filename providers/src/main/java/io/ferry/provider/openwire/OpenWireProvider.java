@@ -1,5 +1,6 @@
 package io.ferry.provider.openwire;
 
+import java.io.IOException;
 import java.net.URI;
 import java.util.Arrays;
 import java.util.Locale;
@@ -7,16 +8,25 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
+import jakarta.jms.Session;
 
+import org.apache.activemq.ActiveMQConnection;
 import org.apache.activemq.ActiveMQConnectionFactory;
 import org.apache.activemq.ActiveMQMessageConsumer;
+import org.apache.activemq.ActiveMQSession;
 import org.apache.activemq.ActiveMQSslConnectionFactory;
 import org.apache.activemq.RedeliveryPolicy;
+import org.apache.activemq.command.TransactionId;
+import org.apache.activemq.command.TransactionInfo;
 import org.apache.activemq.transport.Transport;
 import org.apache.activemq.transport.TransportFactory;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.ferry.core.provider.BeanProperties;
 import io.ferry.core.provider.BrokerProvider;
@@ -24,6 +34,7 @@ import io.ferry.core.provider.BrokerUrls;
 import io.ferry.core.provider.BufferedMessages;
 import io.ferry.core.provider.Capabilities;
 import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.Failures;
 import io.ferry.core.provider.InvalidConnectionException;
 import io.ferry.core.provider.TlsProblems;
 
@@ -41,6 +52,11 @@ import io.ferry.core.provider.TlsProblems;
 public final class OpenWireProvider implements BrokerProvider {
 
     public static final String NAME = "openwire";
+    private static final Logger LOG = LoggerFactory.getLogger(OpenWireProvider.class);
+    /** The rollback after a refused commit goes to a broker that has just answered: a bound, not an expected wait. */
+    private static final int ROLLBACK_TIMEOUT_MS = 30_000;
+    /** How the broker answers a rollback of a transaction it has already ended. */
+    private static final String NO_SUCH_TRANSACTION = "has not been started";
     private static final Set<String> SCHEMES = Set.of("tcp", "ssl", "nio", "nio+ssl", "auto", "auto+ssl", "auto+nio", "auto+nio+ssl");
     private static final String EXAMPLE = "tcp://127.0.0.1:61616";
     /** How the client's transport factory names the options it could not set. */
@@ -120,6 +136,65 @@ public final class OpenWireProvider implements BrokerProvider {
         factory.setWatchTopicAdvisories(false);
         BeanProperties.apply(factory, settings.properties());
         return factory;
+    }
+
+    /**
+     * A send the broker does not answer (one in a transaction, or a non-persistent one) that it refuses as full
+     * ({@code sendFailIfNoSpace}) is reported to the connection's listener, and the broker marks its transaction to roll
+     * back, failing the commit: the connection goes on unless the client says its transport failed. Anything else
+     * reported there gives the connection up.
+     */
+    @Override
+    public boolean connectionFailed(Connection connection, JMSException reported) {
+        return !isFull(reported) || !(connection instanceof ActiveMQConnection openWire) || openWire.isTransportFailed() || openWire.isClosed();
+    }
+
+    /**
+     * A commit the broker refuses because a send of the transaction failed (refused as full, above) leaves that
+     * transaction open on the broker, holding the messages that were taken (against the destination's limit, so a full
+     * queue stays full when its consumers have emptied it) until the connection closes; the client counts it rolled
+     * back and sends no rollback. It is sent here after any failed commit the broker answered: one the broker ended
+     * itself answers that it has no such transaction. A failed transport ends the broker's side by itself.
+     */
+    @Override
+    public void commit(Session session) throws JMSException {
+        if (!(session instanceof ActiveMQSession openWire)) {
+            session.commit();
+            return;
+        }
+        TransactionId transaction = openWire.getTransactionContext().getTransactionId();
+        try {
+            session.commit();
+        } catch (JMSException e) {
+            if (transaction != null && answeredByTheBroker(e, openWire.getConnection())) {
+                rollBackOnBroker(openWire.getConnection(), transaction);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Not a failure to reach the broker: an interrupted wait (a stop; the client then gives the connection up, after the
+     * listener may have run) or a failed transport fails as an I/O error, and the broker ends the transaction itself.
+     */
+    private static boolean answeredByTheBroker(JMSException failure, ActiveMQConnection connection) {
+        return !Failures.causedBy(failure, IOException.class) && !Thread.currentThread().isInterrupted()
+                && !connection.isTransportFailed() && !connection.isClosed();
+    }
+
+    private static void rollBackOnBroker(ActiveMQConnection connection, TransactionId transaction) {
+        try {
+            connection.syncSendPacket(new TransactionInfo(connection.getConnectionInfo().getConnectionId(), transaction,
+                    TransactionInfo.ROLLBACK), ROLLBACK_TIMEOUT_MS);
+        } catch (JMSException e) {
+            if (connection.isTransportFailed() || String.valueOf(e.getMessage()).contains(NO_SUCH_TRANSACTION)) {
+                // The broker ended it already, or the connection failed, which ends it too.
+                LOG.debug("transaction {} needed no rollback after its commit failed: {}", transaction, e.getMessage());
+            } else {
+                LOG.warn("the broker did not roll back transaction {} after its commit failed: it may hold that transaction's"
+                        + " messages against the destination's limit until the connection closes ({})", transaction, e.getMessage());
+            }
+        }
     }
 
     @Override

@@ -217,7 +217,8 @@ public final class FerryChannels implements SmartLifecycle {
         return switch (guarantee) {
             case EXACTLY_ONCE -> "exactly-once delivery (the " + target + " broker drops the copy a crash could leave, by _AMQ_DUPL_ID)";
             case AT_LEAST_ONCE -> "at-least-once delivery (copies of a batch arrive only if the adapter, the source or the " + target
-                    + " broker fails between that broker's commit and the source's acknowledgement; " + BridgeProperties.SOURCE_MESSAGE_ID + " tells copies apart)";
+                    + " broker fails between that broker's commit and the source's acknowledgement, or a stop gives up a batch whose send that"
+                    + " broker holds; " + BridgeProperties.SOURCE_MESSAGE_ID + " tells copies apart)";
         };
     }
 
