@@ -1,5 +1,8 @@
 package io.ferry.runtime;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -85,6 +88,36 @@ class RabbitMqBridgeTest {
         }
     }
 
+    /**
+     * A target queue that refuses messages past its length (x-overflow reject-publish), read once it is full: what it
+     * refused stays on the source and is sent again as the consumer makes room, none to the error queue. RabbitMQ
+     * 3.10's AMQP 1.0 plugin closes the connection at the first refusal (it fails on the queue's nack), so each is a
+     * lost connection, and the part of a batch taken before it arrives again (at least once).
+     */
+    @Test
+    @EnabledIfEnvironmentVariable(named = "FERRY_TEST_RABBITMQ_AMQP10", matches = "true")
+    void artemisToAFullRabbitMqQueueOverAmqp10() throws Exception {
+        declare(out, Map.of("x-max-length", 150, "x-overflow", "reject-publish"));
+        try (TestBroker artemis = TestBroker.started("local", dir.resolve("artemis"))) {
+            ConnectionSettings source = CrossVendorBridgeTest.artemis("local", artemis.url());
+            try (ProviderClient sender = new ProviderClient(source)) {
+                sender.send("in", false, 0, MESSAGES, SIZE);
+            }
+            ConnectionSettings target = amqp10("remote");
+            AdapterConfig config = AdapterConfig.empty().connection(source.name(), CrossVendorBridgeTest.yaml(source))
+                    .connection(target.name(), CrossVendorBridgeTest.yaml(target))
+                    .channel(AdapterConfig.Channel.of("rabbit").consume(source.name(), "queue", "in")
+                            .produce(target.name(), "queue", "/amq/queue/" + out).workflow("send-events", false));
+            try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml())) {
+                await().atMost(DEADLINE).until(() -> messageCount(out) == 150);
+                try (ProviderClient receiver = new ProviderClient(target)) {
+                    receiver.receive("/amq/queue/" + out, MESSAGES, DEADLINE).assertEachAtLeastOnce(0, MESSAGES, SIZE);
+                }
+            }
+            assertThat(artemis.messageCount("ferry.errors")).as("in the error queue").isZero();
+        }
+    }
+
     private void bridge(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue) throws Exception {
         try (ProviderClient sender = new ProviderClient(source)) {
             sender.send(sourceQueue, false, 0, MESSAGES, SIZE);
@@ -114,8 +147,18 @@ class RabbitMqBridgeTest {
 
     /** A durable queue for the AMQP 1.0 plugin's /amq/queue/ address, which names an existing queue. */
     private static void declare(String queue) throws Exception {
+        declare(queue, Map.of());
+    }
+
+    private static void declare(String queue, Map<String, Object> arguments) throws Exception {
         try (Connection connection = amqp091().newConnection(); Channel channel = connection.createChannel()) {
-            channel.queueDeclare(queue, true, false, false, null);
+            channel.queueDeclare(queue, true, false, false, arguments);
+        }
+    }
+
+    private static long messageCount(String queue) throws Exception {
+        try (Connection connection = amqp091().newConnection(); Channel channel = connection.createChannel()) {
+            return channel.messageCount(queue);
         }
     }
 

@@ -10,12 +10,17 @@ public final class Failures {
 
     /** Whether {@code failure} or anything it wraps is a {@code type}. */
     public static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+        return find(failure, type) != null;
+    }
+
+    /** The first of {@code failure} and what it wraps that is a {@code type}; null for none. */
+    public static <T extends Throwable> T find(Throwable failure, Class<T> type) {
         for (Throwable cause = failure; cause != null; cause = next(cause)) {
             if (type.isInstance(cause)) {
-                return true;
+                return type.cast(cause);
             }
         }
-        return false;
+        return null;
     }
 
     /** What {@code failure} wraps: its cause, else (some clients set only that) its linked exception; null for none. */

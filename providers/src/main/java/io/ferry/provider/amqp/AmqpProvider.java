@@ -101,12 +101,8 @@ public final class AmqpProvider implements BrokerProvider {
         if (BrokerProvider.super.isFull(failure)) {
             return true;
         }
-        for (Throwable cause = failure; cause != null; cause = Failures.next(cause)) {
-            if (cause instanceof JmsSendTimedOutException && String.valueOf(cause.getMessage()).contains(NO_CREDIT)) {
-                return true;
-            }
-        }
-        return false;
+        JmsSendTimedOutException timedOut = Failures.find(failure, JmsSendTimedOutException.class);
+        return timedOut != null && String.valueOf(timedOut.getMessage()).contains(NO_CREDIT);
     }
 
     /**
