@@ -114,10 +114,15 @@ final class BridgeFixture implements AutoCloseable {
 
     /** Sends persistent 3 KB bytes messages numbered 0..count-1, in transacted batches, with extra properties per number. */
     void sendNumbered(int count, IntFunction<Map<String, Object>> extraProperties) throws JMSException {
+        sendNumbered(0, count, extraProperties);
+    }
+
+    /** Sends persistent 3 KB bytes messages numbered first..first+count-1, in transacted batches, with extra properties. */
+    void sendNumbered(int first, int count, IntFunction<Map<String, Object>> extraProperties) throws JMSException {
         try (Connection connection = new ActiveMQConnectionFactory(local.url()).createConnection()) {
             Session session = connection.createSession(true, Session.SESSION_TRANSACTED);
             MessageProducer producer = session.createProducer(session.createQueue(IN));
-            for (int seq = 0; seq < count; seq++) {
+            for (int seq = first; seq < first + count; seq++) {
                 BytesMessage message = session.createBytesMessage();
                 message.writeBytes(payload(seq));
                 message.setIntProperty(SEQ, seq);

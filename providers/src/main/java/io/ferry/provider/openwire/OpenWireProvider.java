@@ -22,6 +22,7 @@ import org.apache.activemq.ActiveMQSslConnectionFactory;
 import org.apache.activemq.RedeliveryPolicy;
 import org.apache.activemq.command.TransactionId;
 import org.apache.activemq.command.TransactionInfo;
+import org.apache.activemq.transport.RequestTimedOutIOException;
 import org.apache.activemq.transport.Transport;
 import org.apache.activemq.transport.TransportFactory;
 
@@ -187,8 +188,10 @@ public final class OpenWireProvider implements BrokerProvider {
             connection.syncSendPacket(new TransactionInfo(connection.getConnectionInfo().getConnectionId(), transaction,
                     TransactionInfo.ROLLBACK), ROLLBACK_TIMEOUT_MS);
         } catch (JMSException e) {
-            if (connection.isTransportFailed() || String.valueOf(e.getMessage()).contains(NO_SUCH_TRANSACTION)) {
-                // The broker ended it already, or the connection failed, which ends it too.
+            boolean timedOut = Failures.causedBy(e, RequestTimedOutIOException.class);
+            boolean connectionEnds = !answeredByTheBroker(e, connection) || connection.isClosing();
+            if (!timedOut && connectionEnds || String.valueOf(e.getMessage()).contains(NO_SUCH_TRANSACTION)) {
+                // The broker ended it already, or the connection failed or is closing (a stop), which ends it too.
                 LOG.debug("transaction {} needed no rollback after its commit failed: {}", transaction, e.getMessage());
             } else {
                 LOG.warn("the broker did not roll back transaction {} after its commit failed: it may hold that transaction's"

@@ -120,13 +120,16 @@ public final class ProviderClient implements AutoCloseable {
         return new String(text);
     }
 
-    /** Receives until {@code expected} messages came or {@code deadline} passed, then any further copies until quiet. */
+    /**
+     * Receives until {@code expected} different messages came or {@code deadline} passed (copies do not count towards
+     * it), then any further copies until quiet.
+     */
     public Received receive(String queue, int expected, Duration deadline) throws JMSException {
         Received received = new Received();
         try (MessageConsumer consumer = session.createConsumer(session.createQueue(queue))) {
             long end = System.nanoTime() + deadline.toNanos();
             Message last = null;
-            while (received.count() < expected && System.nanoTime() < end) {
+            while (received.byId().size() < expected && System.nanoTime() < end) {
                 Message message = consumer.receive(500);
                 if (message != null) {
                     received.add(message);
