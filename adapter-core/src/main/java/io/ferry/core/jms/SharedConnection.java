@@ -154,8 +154,8 @@ public final class SharedConnection implements AutoCloseable {
     /**
      * A send the client did not wait for failed (refused, or timed out), the connection fine. In a transaction its
      * commit fails and the batch goes back to the source; on a connection without transactions (a non-persistent
-     * message, acknowledged on the source already) the message is lost, and nothing but this says so. Logged at most once a minute, with how many
-     * there were so far.
+     * message, acknowledged on the source already) the message is lost, and nothing but this says so. Logged at most
+     * once a minute, with how many there were so far.
      */
     private void sendFailedApart(JMSException failure) {
         if (provider.isFull(failure)) {

@@ -147,7 +147,11 @@ public final class OpenWireProvider implements BrokerProvider {
      */
     @Override
     public boolean connectionFailed(Connection connection, JMSException reported) {
-        return !isFull(reported) || !(connection instanceof ActiveMQConnection openWire) || openWire.isTransportFailed() || openWire.isClosed();
+        return !isFull(reported) || !(connection instanceof ActiveMQConnection openWire) || !transportUp(openWire);
+    }
+
+    private static boolean transportUp(ActiveMQConnection connection) {
+        return !connection.isTransportFailed() && !connection.isClosed();
     }
 
     /**
@@ -167,8 +171,9 @@ public final class OpenWireProvider implements BrokerProvider {
         try {
             session.commit();
         } catch (JMSException e) {
-            if (transaction != null && answeredByTheBroker(e, openWire.getConnection())) {
-                rollBackOnBroker(openWire.getConnection(), transaction);
+            ActiveMQConnection connection = openWire.getConnection();
+            if (transaction != null && answeredByTheBroker(e, connection)) {
+                rollBackOnBroker(connection, transaction);
             }
             throw e;
         }
@@ -179,8 +184,7 @@ public final class OpenWireProvider implements BrokerProvider {
      * listener may have run) or a failed transport fails as an I/O error, and the broker ends the transaction itself.
      */
     private static boolean answeredByTheBroker(JMSException failure, ActiveMQConnection connection) {
-        return !Failures.causedBy(failure, IOException.class) && !Thread.currentThread().isInterrupted()
-                && !connection.isTransportFailed() && !connection.isClosed();
+        return !Failures.causedBy(failure, IOException.class) && !Thread.currentThread().isInterrupted() && transportUp(connection);
     }
 
     private static void rollBackOnBroker(ActiveMQConnection connection, TransactionId transaction) {
