@@ -1,8 +1,10 @@
 package io.ferry.core.provider;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -11,11 +13,13 @@ import java.util.regex.Pattern;
  * Checks the addresses in a broker URL before any client sees it: clients take a port that is not a
  * number, or out of range, and fail only when they connect (one turns it into another host without a
  * word). Every {@code scheme://host:port} in the URL is checked, so list and failover forms such as
- * {@code (tcp://a:61616,tcp://b:61616)?ha=true} are checked address by address.
+ * {@code (tcp://a:61616,tcp://b:61616)?ha=true} are checked address by address. Also reads the options
+ * a URL sets, and adds a provider's defaults to those it does not.
  */
 public final class BrokerUrls {
 
     private static final Pattern ADDRESS = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*)://([^/?,;()&\\s]*)");
+    private static final Pattern OPTION = Pattern.compile("[?&;]([^=&;?,()]+)=([^&;,()]*)");
 
     private BrokerUrls() {
     }
@@ -83,5 +87,52 @@ public final class BrokerUrls {
             throw new InvalidConnectionException("url", "'" + url + "': port " + number + " is out of range (1-65535)");
         }
         return new Address(scheme, host, number);
+    }
+
+    /**
+     * Every {@code name=value} option written in the URL, by name as written (a later one of a name wins): in its query
+     * ({@code ?a=1&b=2}), also Artemis's {@code ;} separators and options inside a list of brokers; not its fragment.
+     */
+    public static Map<String, String> options(String url) {
+        Map<String, String> options = new LinkedHashMap<>();
+        Matcher option = OPTION.matcher(withoutFragment(url));
+        while (option.find()) {
+            options.put(option.group(1), option.group(2));
+        }
+        return options;
+    }
+
+    /** The value of an option written in the URL, its name in any case (the clients match names so); null where it has none. */
+    public static String option(String url, String name) {
+        String value = null;
+        for (Map.Entry<String, String> option : options(url).entrySet()) {
+            if (option.getKey().equalsIgnoreCase(name)) {
+                value = option.getValue();
+            }
+        }
+        return value;
+    }
+
+    /** The URL with each of {@code defaults} added to its query ({@code ?name=value&...}), unless the URL sets that option itself. */
+    public static String withDefaults(String url, Map<String, String> defaults) {
+        String base = withoutFragment(url);
+        StringBuilder full = new StringBuilder(base);
+        for (Map.Entry<String, String> option : defaults.entrySet()) {
+            if (option(base, option.getKey()) == null) {
+                char last = full.charAt(full.length() - 1);
+                if (full.indexOf("?") < 0) {
+                    full.append('?');
+                } else if (last != '?' && last != '&') {
+                    full.append('&');
+                }
+                full.append(option.getKey()).append('=').append(option.getValue());
+            }
+        }
+        return full.append(url.substring(base.length())).toString();
+    }
+
+    private static String withoutFragment(String url) {
+        int fragment = url.indexOf('#');
+        return fragment < 0 ? url : url.substring(0, fragment);
     }
 }

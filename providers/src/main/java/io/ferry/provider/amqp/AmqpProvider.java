@@ -16,6 +16,7 @@ import org.apache.qpid.jms.JmsSendTimedOutException;
 import org.apache.qpid.jms.provider.Provider;
 import org.apache.qpid.jms.provider.ProviderFactory;
 import org.apache.qpid.jms.provider.exceptions.ProviderConnectionRemotelyClosedException;
+import org.apache.qpid.jms.provider.exceptions.ProviderIdleTimeoutException;
 
 import io.ferry.core.provider.BeanProperties;
 import io.ferry.core.provider.BrokerProvider;
@@ -24,6 +25,7 @@ import io.ferry.core.provider.Capabilities;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.provider.Failures;
 import io.ferry.core.provider.InvalidConnectionException;
+import io.ferry.core.provider.SilentNetwork;
 import io.ferry.core.provider.TlsProblems;
 
 /**
@@ -45,6 +47,14 @@ public final class AmqpProvider implements BrokerProvider {
     static final int REQUEST_TIMEOUT_MS = 30_000;
     /** How long a send waits for credit, or for the broker's answer where it waits for one, before it fails. */
     static final int SEND_TIMEOUT_MS = 30_000;
+    /**
+     * Silence from the broker for this long (its heartbeats included, which it then sends well within it) fails the
+     * connection: Qpid's own default, a minute, would hold a batch that long on a network gone silent.
+     */
+    static final int IDLE_TIMEOUT_MS = 3_000;
+    private static final String IDLE_TIMEOUT = "amqp.idleTimeout";
+    /** A connect started while the network was silent gives up this soon (Qpid's own: a minute), so the next one after back-off connects at once. */
+    static final int CONNECT_TIMEOUT_MS = 2_000;
     /** What Qpid JMS says when a send timed out waiting for credit. */
     private static final String NO_CREDIT = "waiting for credit";
     private static final Set<String> SCHEMES = Set.of("amqp", "amqps", "amqpws", "amqpwss");
@@ -122,21 +132,25 @@ public final class AmqpProvider implements BrokerProvider {
         return explained != null ? explained : AmqpTlsDiagnosis.explain(settings.url());
     }
 
+    /** Qpid says "Transport closed due to the peer exceeding our requested idle-timeout", which names no cause. */
+    @Override
+    public String explainLoss(ConnectionSettings settings, Throwable failure) {
+        if (!Failures.causedBy(failure, ProviderIdleTimeoutException.class)) {
+            return null;
+        }
+        String written = BrokerUrls.option(settings.url(), IDLE_TIMEOUT);
+        return SilentNetwork.noData(written != null && written.matches("\\d+") ? Long.parseLong(written) : IDLE_TIMEOUT_MS);
+    }
+
     /** The URL with Ferry's defaults for every option it does not set itself. */
     static String withDefaults(String url) {
-        StringBuilder full = new StringBuilder(url);
-        char separator = url.contains("?") ? '&' : '?';
-        for (Map.Entry<String, String> option : DEFAULT_OPTIONS.entrySet()) {
-            if (!url.contains(option.getKey() + "=")) {
-                full.append(separator).append(option.getKey()).append('=').append(option.getValue());
-                separator = '&';
-            }
-        }
-        return full.toString();
+        return BrokerUrls.withDefaults(url, DEFAULT_OPTIONS);
     }
 
     private static Map<String, String> defaultOptions() {
         Map<String, String> options = new LinkedHashMap<>();
+        options.put(IDLE_TIMEOUT, Integer.toString(IDLE_TIMEOUT_MS));
+        options.put("transport.connectTimeout", Integer.toString(CONNECT_TIMEOUT_MS));
         options.put("jms.requestTimeout", Integer.toString(REQUEST_TIMEOUT_MS));
         options.put("jms.sendTimeout", Integer.toString(SEND_TIMEOUT_MS));
         options.put("jms.receiveLocalOnly", "true");

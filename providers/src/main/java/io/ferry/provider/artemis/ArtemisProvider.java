@@ -2,12 +2,9 @@ package io.ferry.provider.artemis;
 
 import java.lang.reflect.Field;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Destination;
@@ -40,6 +37,7 @@ import io.ferry.core.provider.Capabilities;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.provider.Failures;
 import io.ferry.core.provider.InvalidConnectionException;
+import io.ferry.core.provider.SilentNetwork;
 import io.ferry.core.provider.UnreadMessage;
 
 /**
@@ -93,8 +91,6 @@ public final class ArtemisProvider implements BrokerProvider {
     private static final Set<String> SCHEMES = Set.of("tcp", "ssl", "vm", "udp", "jgroups");
     private static final String EXAMPLE = "tcp://127.0.0.1:61616";
     private static final Set<String> NETTY_SCHEMES = Set.of("tcp", "ssl");
-    /** An option anywhere in the URL, also inside a list of brokers: {@code ?name=value} or {@code &name=value}. */
-    private static final Pattern URL_OPTION = Pattern.compile("[?&;]([^=&;?,()]+)=([^&;,()]*)");
     /** Read by the client's URL parser rather than set on the factory or the connector. */
     private static final Set<String> PARSER_OPTIONS = Set.of("ha", "type");
     /** Artemis's own headers (duplicate id, routing type, large-message size, ...) and its record of an AMQP message's id. */
@@ -134,7 +130,7 @@ public final class ArtemisProvider implements BrokerProvider {
      * factory's properties (their values of its type) and the two the URL parser itself reads.
      */
     private static void checkOptions(ConnectionSettings settings) {
-        for (Map.Entry<String, String> option : urlOptions(settings.url()).entrySet()) {
+        for (Map.Entry<String, String> option : BrokerUrls.options(settings.url()).entrySet()) {
             String name = option.getKey();
             if (PARSER_OPTIONS.contains(name) || TransportConstants.ALLOWABLE_CONNECTOR_KEYS.contains(name)) {
                 continue;
@@ -160,7 +156,7 @@ public final class ArtemisProvider implements BrokerProvider {
     @Override
     public ConnectionFactory connectionFactory(ConnectionSettings settings) {
         ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(settings.url());
-        Map<String, String> written = urlOptions(settings.url());
+        Map<String, String> written = BrokerUrls.options(settings.url());
         if (!written.containsKey(PRODUCER_WINDOW_OPTION)) {
             factory.setProducerWindowSize(PRODUCER_WINDOW_BYTES);
         }
@@ -185,16 +181,6 @@ public final class ArtemisProvider implements BrokerProvider {
         return factory;
     }
 
-    /** Every option written in the URL, also inside a list of brokers, by name (a later one of a name wins). */
-    private static Map<String, String> urlOptions(String url) {
-        Map<String, String> options = new LinkedHashMap<>();
-        Matcher option = URL_OPTION.matcher(url);
-        while (option.find()) {
-            options.put(option.group(1), option.group(2));
-        }
-        return options;
-    }
-
     /**
      * Artemis's failure check says "AMQ219011: Did not receive data from server for /127.0.0.1:61617" and
      * a call timeout "AMQ219014: Timed out after waiting 10,000 ms for response when sending packet 43":
@@ -208,16 +194,11 @@ public final class ArtemisProvider implements BrokerProvider {
             boolean callTimedOut = message.contains(CALL_TIMED_OUT);
             if (callTimedOut || message.contains(NO_DATA_FROM_BROKER) || cause instanceof ActiveMQConnectionTimedOutException) {
                 try (ActiveMQConnectionFactory factory = (ActiveMQConnectionFactory) connectionFactory(settings)) {
-                    return callTimedOut ? "no answer from the broker within " + seconds(factory.getCallTimeout()) + " (network silent?)"
-                            : "no data from the broker for " + seconds(factory.getConnectionTTL()) + " (network silent?)";
+                    return callTimedOut ? SilentNetwork.noAnswer(factory.getCallTimeout()) : SilentNetwork.noData(factory.getConnectionTTL());
                 }
             }
         }
         return null;
-    }
-
-    private static String seconds(long millis) {
-        return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
     }
 
     @Override

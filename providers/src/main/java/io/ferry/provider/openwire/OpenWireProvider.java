@@ -3,7 +3,9 @@ package io.ferry.provider.openwire;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,6 +24,7 @@ import org.apache.activemq.ActiveMQSslConnectionFactory;
 import org.apache.activemq.RedeliveryPolicy;
 import org.apache.activemq.command.TransactionId;
 import org.apache.activemq.command.TransactionInfo;
+import org.apache.activemq.transport.InactivityIOException;
 import org.apache.activemq.transport.RequestTimedOutIOException;
 import org.apache.activemq.transport.Transport;
 import org.apache.activemq.transport.TransportFactory;
@@ -37,6 +40,7 @@ import io.ferry.core.provider.Capabilities;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.provider.Failures;
 import io.ferry.core.provider.InvalidConnectionException;
+import io.ferry.core.provider.SilentNetwork;
 import io.ferry.core.provider.TlsProblems;
 
 /**
@@ -62,6 +66,17 @@ public final class OpenWireProvider implements BrokerProvider {
     private static final String EXAMPLE = "tcp://127.0.0.1:61616";
     /** How the client's transport factory names the options it could not set. */
     private static final Pattern UNREAD_OPTIONS = Pattern.compile("Invalid connect parameters: \\{(.*)}");
+    /**
+     * How often the client checks that data came from the broker (both ends keep to the shorter of the two sides'
+     * value, and each sends a keep-alive once it has sent nothing for a third of it): it gives the connection up at the
+     * second check in a row that found nothing, 4-6 s after the last data (the client's own value, 30 s: 60-90 s), and
+     * the broker lets go of the adapter's connection as soon. Checks begin this long after connecting (its own: 10 s).
+     */
+    static final int MAX_INACTIVITY_MS = 2_000;
+    /** A connect started while the network was silent gives up this soon (the client's own: 30 s), so the next one after back-off connects at once. */
+    static final int CONNECT_TIMEOUT_MS = 2_000;
+    /** How the client's inactivity monitor says how often it checked: "Channel was inactive for too (>2000) long". */
+    private static final Pattern INACTIVE_FOR = Pattern.compile("inactive for too \\(>(\\d+)\\)");
 
     @Override
     public String name() {
@@ -125,8 +140,9 @@ public final class OpenWireProvider implements BrokerProvider {
     }
 
     private static ActiveMQConnectionFactory factory(ConnectionSettings settings) {
-        boolean ssl = settings.url().toLowerCase(Locale.ROOT).contains("ssl://");
-        ActiveMQConnectionFactory factory = ssl ? new ActiveMQSslConnectionFactory(settings.url()) : new ActiveMQConnectionFactory(settings.url());
+        String url = BrokerUrls.withDefaults(settings.url(), defaultOptions(settings.url()));
+        boolean ssl = url.toLowerCase(Locale.ROOT).contains("ssl://");
+        ActiveMQConnectionFactory factory = ssl ? new ActiveMQSslConnectionFactory(url) : new ActiveMQConnectionFactory(url);
         if (!settings.url().contains("jms.redeliveryPolicy.")) {
             RedeliveryPolicy policy = factory.getRedeliveryPolicy();
             policy.setMaximumRedeliveries(RedeliveryPolicy.NO_MAXIMUM_REDELIVERIES);
@@ -148,6 +164,35 @@ public final class OpenWireProvider implements BrokerProvider {
     @Override
     public boolean connectionFailed(Connection connection, JMSException reported) {
         return !isFull(reported) || !(connection instanceof ActiveMQConnection openWire) || !transportUp(openWire);
+    }
+
+    /**
+     * The client's inactivity monitor says "Channel was inactive for too (>2000) long: tcp://...", naming its check
+     * rather than the likely cause; it speaks at the second check in a row that found no data, so the silence lasted
+     * at least twice that.
+     */
+    @Override
+    public String explainLoss(ConnectionSettings settings, Throwable failure) {
+        InactivityIOException inactive = Failures.find(failure, InactivityIOException.class);
+        Matcher checked = INACTIVE_FOR.matcher(inactive == null ? "" : String.valueOf(inactive.getMessage()));
+        return checked.find() ? SilentNetwork.noData(2 * Long.parseLong(checked.group(1))) : null;
+    }
+
+    /** Ferry's defaults for the options the URL does not set; no keep-alive window where the URL turns keep-alives off. */
+    private static Map<String, String> defaultOptions(String url) {
+        Map<String, String> options = new LinkedHashMap<>();
+        if (!turnedOff(url, "useInactivityMonitor") && !turnedOff(url, "useKeepAlive")) {
+            options.put("wireFormat.maxInactivityDuration", Integer.toString(MAX_INACTIVITY_MS));
+            options.put("wireFormat.maxInactivityDurationInitalDelay", Integer.toString(MAX_INACTIVITY_MS));
+        }
+        options.put("connectionTimeout", Integer.toString(CONNECT_TIMEOUT_MS));
+        return options;
+    }
+
+    /** The client turns such a switch off for any value but true. */
+    private static boolean turnedOff(String url, String option) {
+        String value = BrokerUrls.option(url, option);
+        return value != null && !value.equalsIgnoreCase("true");
     }
 
     private static boolean transportUp(ActiveMQConnection connection) {

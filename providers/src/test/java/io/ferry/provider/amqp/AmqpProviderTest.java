@@ -14,6 +14,7 @@ import org.apache.qpid.jms.JmsConnection;
 import org.apache.qpid.jms.JmsConnectionFactory;
 import org.apache.qpid.jms.JmsSendTimedOutException;
 import org.apache.qpid.jms.provider.exceptions.ProviderConnectionResourceAllocationException;
+import org.apache.qpid.jms.provider.exceptions.ProviderIdleTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,25 @@ class AmqpProviderTest {
     void aSendWaitsThirtySecondsForCreditUnlessTheUrlSaysOtherwise() {
         assertThat(factory("amqp://127.0.0.1:5672").getSendTimeout()).isEqualTo(AmqpProvider.SEND_TIMEOUT_MS);
         assertThat(factory("amqp://127.0.0.1:5672?jms.sendTimeout=250").getSendTimeout()).isEqualTo(250);
+    }
+
+    /** A silent broker fails the connection within seconds, and a connect gives up as soon, unless the URL says otherwise. */
+    @Test
+    void silenceAndConnectsAreBoundedInSecondsUnlessTheUrlSaysOtherwise() {
+        assertThat(AmqpProvider.withDefaults("amqp://127.0.0.1:5672")).startsWith("amqp://127.0.0.1:5672?")
+                .contains("amqp.idleTimeout=" + AmqpProvider.IDLE_TIMEOUT_MS, "transport.connectTimeout=" + AmqpProvider.CONNECT_TIMEOUT_MS);
+        String own = AmqpProvider.withDefaults("amqp://127.0.0.1:5672?amqp.idleTimeout=60000");
+        assertThat(own).contains("?amqp.idleTimeout=60000&").doesNotContain("amqp.idleTimeout=" + AmqpProvider.IDLE_TIMEOUT_MS);
+    }
+
+    /** Qpid's "peer exceeding our requested idle-timeout" names the timer, not the likely cause; other losses are left as Qpid says them. */
+    @Test
+    void aConnectionLostToSilenceIsExplainedWithTheIdleTimeout() {
+        JMSException idle = new ProviderIdleTimeoutException("Transport closed due to the peer exceeding our requested idle-timeout").toJMSException();
+        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672"), idle)).isEqualTo("no data from the broker for 3 s (network silent?)");
+        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672?amqp.idleTimeout=10000"), idle))
+                .isEqualTo("no data from the broker for 10 s (network silent?)");
+        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672"), new JMSException("Connection reset"))).isNull();
     }
 
     /** Qpid JMS's two send timeouts differ only by their message; one waiting for the broker's answer is no full target. */
@@ -66,6 +86,10 @@ class AmqpProviderTest {
     }
 
     private JmsConnectionFactory factory(String url) {
-        return (JmsConnectionFactory) provider.connectionFactory(new ConnectionSettings("remote", "amqp", url, null, null, null, Map.of(), true));
+        return (JmsConnectionFactory) provider.connectionFactory(settings(url));
+    }
+
+    private static ConnectionSettings settings(String url) {
+        return new ConnectionSettings("remote", "amqp", url, null, null, null, Map.of(), true);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.io.EOFException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -15,6 +16,9 @@ import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.Session;
 
 import org.apache.activemq.ActiveMQConnection;
+import org.apache.activemq.ActiveMQConnectionFactory;
+import org.apache.activemq.transport.InactivityIOException;
+import org.apache.activemq.util.JMSExceptionSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +31,53 @@ class OpenWireProviderTest {
     private static final int SIZE = 3 * 1024;
 
     private final OpenWireProvider provider = new OpenWireProvider();
+
+    /** A silent broker fails the connection within seconds, and a connect gives up as soon, unless the URL says otherwise; every scheme takes both. */
+    @Test
+    void silenceAndConnectsAreBoundedInSecondsUnlessTheUrlSaysOtherwise() {
+        for (String url : new String[] {"tcp://127.0.0.1:61616", "nio://127.0.0.1:61616", "ssl://127.0.0.1:61617"}) {
+            provider.check(settings(url)); // the client knows these options for each of these transports
+            assertThat(brokerUrl(url)).isEqualTo(url + "?wireFormat.maxInactivityDuration=" + OpenWireProvider.MAX_INACTIVITY_MS
+                    + "&wireFormat.maxInactivityDurationInitalDelay=" + OpenWireProvider.MAX_INACTIVITY_MS
+                    + "&connectionTimeout=" + OpenWireProvider.CONNECT_TIMEOUT_MS);
+        }
+        String own = "tcp://127.0.0.1:61616?wireFormat.maxInactivityDuration=0";
+        provider.check(settings(own));
+        assertThat(brokerUrl(own)).startsWith(own + "&").doesNotContain("wireFormat.maxInactivityDuration=" + OpenWireProvider.MAX_INACTIVITY_MS);
+        assertThatThrownBy(() -> provider.check(settings("tcp://127.0.0.1:61616?connectTimeout=2000")))
+                .hasMessageContaining("unknown to the openwire client: connectTimeout");
+    }
+
+    /**
+     * With keep-alives turned off in the URL the client sends none, so a window of a few seconds, which the broker
+     * would keep to as well, would end every quiet connection: the client's own window stays.
+     */
+    @Test
+    void keepAlivesTurnedOffKeepTheClientsOwnWindow() {
+        for (String off : new String[] {"useInactivityMonitor=false", "useKeepAlive=false"}) {
+            String url = "tcp://127.0.0.1:61616?" + off;
+            provider.check(settings(url));
+            assertThat(brokerUrl(url)).isEqualTo(url + "&connectionTimeout=" + OpenWireProvider.CONNECT_TIMEOUT_MS);
+        }
+    }
+
+    /** The client's inactivity monitor names its check, not the likely cause; other losses are left as the client says them. */
+    @Test
+    void aConnectionLostToSilenceIsExplainedWithTheSilenceItTookToNotice() {
+        JMSException inactive = JMSExceptionSupport.create(new InactivityIOException("Channel was inactive for too (>2000) long: tcp://127.0.0.1:61616"));
+        // The monitor speaks at the second check in a row that found nothing.
+        assertThat(provider.explainLoss(settings("tcp://127.0.0.1:61616"), inactive)).isEqualTo("no data from the broker for 4 s (network silent?)");
+        JMSException negotiated = JMSExceptionSupport.create(new InactivityIOException("Channel was inactive for too (>1250) long: tcp://127.0.0.1:61616"));
+        assertThat(provider.explainLoss(settings("tcp://127.0.0.1:61616"), negotiated)).isEqualTo("no data from the broker for 2500 ms (network silent?)");
+        JMSException connecting = JMSExceptionSupport.create(new InactivityIOException(
+                "Channel was inactive (no connection attempt made) for too (>30000) long: tcp://127.0.0.1:61616"));
+        assertThat(provider.explainLoss(settings("tcp://127.0.0.1:61616"), connecting)).isNull();
+        assertThat(provider.explainLoss(settings("tcp://127.0.0.1:61616"), JMSExceptionSupport.create(new EOFException()))).isNull();
+    }
+
+    private String brokerUrl(String url) {
+        return ((ActiveMQConnectionFactory) provider.connectionFactory(settings(url))).getBrokerURL();
+    }
 
     /**
      * ActiveMQ Classic reports a send it did not answer, refused as full, to the connection's listener: the connection
@@ -87,6 +138,10 @@ class OpenWireProviderTest {
     }
 
     private static ConnectionSettings settings(TestClassicBroker broker) {
-        return new ConnectionSettings("remote", OpenWireProvider.NAME, broker.url(), null, null, null, Map.of(), true);
+        return settings(broker.url());
+    }
+
+    private static ConnectionSettings settings(String url) {
+        return new ConnectionSettings("remote", OpenWireProvider.NAME, url, null, null, null, Map.of(), true);
     }
 }
