@@ -91,11 +91,12 @@ public final class BrokerUrls {
 
     /**
      * Every {@code name=value} option written in the URL, by name as written (a later one of a name wins): in its query
-     * ({@code ?a=1&b=2}), also Artemis's {@code ;} separators and options inside a list of brokers; not its fragment.
+     * ({@code ?a=1&b=2}), also Artemis's {@code ;} separators and options inside a list of brokers, and after a
+     * {@code #} (where Artemis writes more brokers).
      */
     public static Map<String, String> options(String url) {
         Map<String, String> options = new LinkedHashMap<>();
-        Matcher option = OPTION.matcher(withoutFragment(url));
+        Matcher option = OPTION.matcher(url);
         while (option.find()) {
             options.put(option.group(1), option.group(2));
         }
@@ -113,7 +114,10 @@ public final class BrokerUrls {
         return value;
     }
 
-    /** The URL with each of {@code defaults} added to its query ({@code ?name=value&...}), unless the URL sets that option itself. */
+    /**
+     * The URL with each of {@code defaults} added to its query ({@code ?name=value&...}), before any fragment, unless
+     * the query sets that option itself.
+     */
     public static String withDefaults(String url, Map<String, String> defaults) {
         String base = withoutFragment(url);
         StringBuilder full = new StringBuilder(base);

@@ -32,6 +32,8 @@ class BrokerUrlsTest {
         assertThat(BrokerUrls.withDefaults("amqp://h:5672?jms.a=1&", DEFAULTS))
                 .isEqualTo("amqp://h:5672?jms.a=1&amqp.idleTimeout=3000&transport.connectTimeout=2000");
         assertThat(BrokerUrls.withDefaults("amqp://h:5672#f", DEFAULTS)).isEqualTo("amqp://h:5672?amqp.idleTimeout=3000&transport.connectTimeout=2000#f");
+        assertThat(BrokerUrls.withDefaults("amqp://h:5672?a=1#amqp.idleTimeout=9", DEFAULTS))
+                .isEqualTo("amqp://h:5672?a=1&amqp.idleTimeout=3000&transport.connectTimeout=2000#amqp.idleTimeout=9");
     }
 
     /** The clients take an option's name with its first letter in either case: the URL's own, so written, is kept and not doubled. */
@@ -46,8 +48,10 @@ class BrokerUrlsTest {
 
     @Test
     void optionsAreReadFromTheQueryListsAndArtemisSeparators() {
-        assertThat(BrokerUrls.options("(tcp://a:1?x=1,tcp://b:2)?ha=true;y=2&z=#frag=3")).containsExactly(
+        assertThat(BrokerUrls.options("(tcp://a:1?x=1,tcp://b:2)?ha=true;y=2&z=")).containsExactly(
                 Map.entry("x", "1"), Map.entry("ha", "true"), Map.entry("y", "2"), Map.entry("z", ""));
+        // Artemis writes further brokers after a '#', with options of their own.
+        assertThat(BrokerUrls.options("tcp://a:1?ha=true#tcp://b:2?x=1&sslEnabled=true")).containsEntry("sslEnabled", "true");
         assertThat(BrokerUrls.option("tcp://h:1?UseKeepAlive=false&useKeepAlive=true", "usekeepalive")).isEqualTo("true");
         assertThat(BrokerUrls.option("tcp://h:1", "useKeepAlive")).isNull();
     }

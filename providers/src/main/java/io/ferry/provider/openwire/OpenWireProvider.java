@@ -189,10 +189,10 @@ public final class OpenWireProvider implements BrokerProvider {
         return options;
     }
 
-    /** The client turns such a switch off for any value but true. */
+    /** The client turns its inactivity monitor off for any value but exactly "true"; a keep-alive written "TRUE" is taken as off too. */
     private static boolean turnedOff(String url, String option) {
         String value = BrokerUrls.option(url, option);
-        return value != null && !value.equalsIgnoreCase("true");
+        return value != null && !value.equals("true");
     }
 
     private static boolean transportUp(ActiveMQConnection connection) {

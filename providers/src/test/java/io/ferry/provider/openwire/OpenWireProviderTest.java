@@ -54,7 +54,7 @@ class OpenWireProviderTest {
      */
     @Test
     void keepAlivesTurnedOffKeepTheClientsOwnWindow() {
-        for (String off : new String[] {"useInactivityMonitor=false", "useKeepAlive=false"}) {
+        for (String off : new String[] {"useInactivityMonitor=false", "useInactivityMonitor=TRUE", "useKeepAlive=false"}) {
             String url = "tcp://127.0.0.1:61616?" + off;
             provider.check(settings(url));
             assertThat(brokerUrl(url)).isEqualTo(url + "&connectionTimeout=" + OpenWireProvider.CONNECT_TIMEOUT_MS);
