@@ -1,6 +1,7 @@
 package io.ferry.core.provider;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -120,9 +121,13 @@ public final class BrokerUrls {
      */
     public static String withDefaults(String url, Map<String, String> defaults) {
         String base = withoutFragment(url);
+        Set<String> written = new HashSet<>();
+        for (String name : options(base).keySet()) {
+            written.add(name.toLowerCase(Locale.ROOT));
+        }
         StringBuilder full = new StringBuilder(base);
         for (Map.Entry<String, String> option : defaults.entrySet()) {
-            if (option(base, option.getKey()) == null) {
+            if (!written.contains(option.getKey().toLowerCase(Locale.ROOT))) {
                 char last = full.charAt(full.length() - 1);
                 if (full.indexOf("?") < 0) {
                     full.append('?');

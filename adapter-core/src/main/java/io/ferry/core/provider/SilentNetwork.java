@@ -6,6 +6,14 @@ package io.ferry.core.provider;
  */
 public final class SilentNetwork {
 
+    /**
+     * How long a TCP connect waits, as each provider sets its client unless the URL says otherwise. Without it, a
+     * connect started while the network was silent waits for the kernel's SYN retries (1, 3, 7, 15 s...) or the
+     * client's own bound (30 s to a minute) and holds the worker after the network is back; with it, the worker's next
+     * attempt after back-off connects at once.
+     */
+    public static final int CONNECT_TIMEOUT_MS = 2_000;
+
     private SilentNetwork() {
     }
 

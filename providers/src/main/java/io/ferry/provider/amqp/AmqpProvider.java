@@ -53,8 +53,6 @@ public final class AmqpProvider implements BrokerProvider {
      */
     static final int IDLE_TIMEOUT_MS = 3_000;
     private static final String IDLE_TIMEOUT = "amqp.idleTimeout";
-    /** A connect started while the network was silent gives up this soon (Qpid's own: a minute), so the next one after back-off connects at once. */
-    static final int CONNECT_TIMEOUT_MS = 2_000;
     /** What Qpid JMS says when a send timed out waiting for credit. */
     private static final String NO_CREDIT = "waiting for credit";
     private static final Set<String> SCHEMES = Set.of("amqp", "amqps", "amqpws", "amqpwss");
@@ -150,7 +148,7 @@ public final class AmqpProvider implements BrokerProvider {
     private static Map<String, String> defaultOptions() {
         Map<String, String> options = new LinkedHashMap<>();
         options.put(IDLE_TIMEOUT, Integer.toString(IDLE_TIMEOUT_MS));
-        options.put("transport.connectTimeout", Integer.toString(CONNECT_TIMEOUT_MS));
+        options.put("transport.connectTimeout", Integer.toString(SilentNetwork.CONNECT_TIMEOUT_MS));
         options.put("jms.requestTimeout", Integer.toString(REQUEST_TIMEOUT_MS));
         options.put("jms.sendTimeout", Integer.toString(SEND_TIMEOUT_MS));
         options.put("jms.receiveLocalOnly", "true");

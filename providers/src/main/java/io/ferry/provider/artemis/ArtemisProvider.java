@@ -79,12 +79,6 @@ public final class ArtemisProvider implements BrokerProvider {
      */
     static final long CALL_TIMEOUT_MILLIS = 10_000;
     static final String CALL_TIMEOUT_OPTION = "callTimeout";
-    /**
-     * Unless the URL sets it: how long a TCP connect waits. Without it, a connect started while the
-     * network was silent waits for the kernel's SYN retries (1, 3, 7, 15 s...) and holds the worker after the
-     * network is back; with it, the worker's next attempt after back-off connects at once.
-     */
-    static final int CONNECT_TIMEOUT_MILLIS = 2_000;
     /** Artemis's message codes for its failure check ("Did not receive data from server") and a call's timeout. */
     private static final String NO_DATA_FROM_BROKER = "AMQ219011";
     private static final String CALL_TIMED_OUT = "AMQ219014";
@@ -173,7 +167,7 @@ public final class ArtemisProvider implements BrokerProvider {
             for (TransportConfiguration connector : factory.getStaticConnectors()) {
                 // TCP (and TLS) connectors only: the in-VM one has no socket to time out.
                 if (NettyConnectorFactory.class.getName().equals(connector.getFactoryClassName())) {
-                    connector.getParams().put(TransportConstants.NETTY_CONNECT_TIMEOUT, CONNECT_TIMEOUT_MILLIS);
+                    connector.getParams().put(TransportConstants.NETTY_CONNECT_TIMEOUT, SilentNetwork.CONNECT_TIMEOUT_MS);
                 }
             }
         }

@@ -73,8 +73,6 @@ public final class OpenWireProvider implements BrokerProvider {
      * the broker lets go of the adapter's connection as soon. Checks begin this long after connecting (its own: 10 s).
      */
     static final int MAX_INACTIVITY_MS = 2_000;
-    /** A connect started while the network was silent gives up this soon (the client's own: 30 s), so the next one after back-off connects at once. */
-    static final int CONNECT_TIMEOUT_MS = 2_000;
     /** How the client's inactivity monitor says how often it checked: "Channel was inactive for too (>2000) long". */
     private static final Pattern INACTIVE_FOR = Pattern.compile("inactive for too \\(>(\\d+)\\)");
 
@@ -185,7 +183,7 @@ public final class OpenWireProvider implements BrokerProvider {
             options.put("wireFormat.maxInactivityDuration", Integer.toString(MAX_INACTIVITY_MS));
             options.put("wireFormat.maxInactivityDurationInitalDelay", Integer.toString(MAX_INACTIVITY_MS));
         }
-        options.put("connectionTimeout", Integer.toString(CONNECT_TIMEOUT_MS));
+        options.put("connectionTimeout", Integer.toString(SilentNetwork.CONNECT_TIMEOUT_MS));
         return options;
     }
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.broker.testing.TestBroker;
 import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.SilentNetwork;
 
 class AmqpProviderTest {
 
@@ -35,7 +36,7 @@ class AmqpProviderTest {
     @Test
     void silenceAndConnectsAreBoundedInSecondsUnlessTheUrlSaysOtherwise() {
         assertThat(AmqpProvider.withDefaults("amqp://127.0.0.1:5672")).startsWith("amqp://127.0.0.1:5672?")
-                .contains("amqp.idleTimeout=" + AmqpProvider.IDLE_TIMEOUT_MS, "transport.connectTimeout=" + AmqpProvider.CONNECT_TIMEOUT_MS);
+                .contains("amqp.idleTimeout=" + AmqpProvider.IDLE_TIMEOUT_MS, "transport.connectTimeout=" + SilentNetwork.CONNECT_TIMEOUT_MS);
         String own = AmqpProvider.withDefaults("amqp://127.0.0.1:5672?amqp.idleTimeout=60000");
         assertThat(own).contains("?amqp.idleTimeout=60000&").doesNotContain("amqp.idleTimeout=" + AmqpProvider.IDLE_TIMEOUT_MS);
     }

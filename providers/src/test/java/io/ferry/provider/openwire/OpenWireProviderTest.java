@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.ferry.broker.ClassicBroker;
 import io.ferry.broker.testing.TestClassicBroker;
 import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.SilentNetwork;
 
 class OpenWireProviderTest {
 
@@ -39,7 +40,7 @@ class OpenWireProviderTest {
             provider.check(settings(url)); // the client knows these options for each of these transports
             assertThat(brokerUrl(url)).isEqualTo(url + "?wireFormat.maxInactivityDuration=" + OpenWireProvider.MAX_INACTIVITY_MS
                     + "&wireFormat.maxInactivityDurationInitalDelay=" + OpenWireProvider.MAX_INACTIVITY_MS
-                    + "&connectionTimeout=" + OpenWireProvider.CONNECT_TIMEOUT_MS);
+                    + "&connectionTimeout=" + SilentNetwork.CONNECT_TIMEOUT_MS);
         }
         String own = "tcp://127.0.0.1:61616?wireFormat.maxInactivityDuration=0";
         provider.check(settings(own));
@@ -57,7 +58,7 @@ class OpenWireProviderTest {
         for (String off : new String[] {"useInactivityMonitor=false", "useInactivityMonitor=TRUE", "useKeepAlive=false"}) {
             String url = "tcp://127.0.0.1:61616?" + off;
             provider.check(settings(url));
-            assertThat(brokerUrl(url)).isEqualTo(url + "&connectionTimeout=" + OpenWireProvider.CONNECT_TIMEOUT_MS);
+            assertThat(brokerUrl(url)).isEqualTo(url + "&connectionTimeout=" + SilentNetwork.CONNECT_TIMEOUT_MS);
         }
     }
 
