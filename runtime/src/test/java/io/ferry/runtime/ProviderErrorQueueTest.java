@@ -157,7 +157,7 @@ class ProviderErrorQueueTest {
         String suffix = UUID.randomUUID().toString().substring(0, 8);
         try (Connection amqp = RabbitMqTestServer.amqp091().newConnection();
              TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
-            Route route = new Route(rabbitMq("local"), "ferry-test-in-" + suffix, "ferry-test-errors-" + suffix,
+            Route route = new Route(RabbitMqTestServer.settings("local"), "ferry-test-in-" + suffix, "ferry-test-errors-" + suffix,
                     queue -> rabbitMqMessages(amqp, queue), CrossVendorBridgeTest.artemis("remote", artemis.url()), "out",
                     artemis::messageCount);
             try {
@@ -180,7 +180,7 @@ class ProviderErrorQueueTest {
              Connection amqp = RabbitMqTestServer.amqp091().newConnection();
              TestBroker artemis = TestBroker.started("local", dir.resolve("artemis"))) {
             Route route = new Route(CrossVendorBridgeTest.artemis("local", artemis.url()), "in", ERRORS, artemis::messageCount,
-                    rabbitMq("remote"), "ferry-test-out-" + suffix, queue -> rabbitMqMessages(amqp, queue));
+                    RabbitMqTestServer.settings("remote"), "ferry-test-out-" + suffix, queue -> rabbitMqMessages(amqp, queue));
             try {
                 uncarriableGoesToTheErrorQueue(route, id -> id == 13, "p".repeat(300), "a value",
                         "Short string too long", "max = 255");
@@ -348,11 +348,6 @@ class ProviderErrorQueueTest {
             connection.put("password", settings.password());
         }
         return connection;
-    }
-
-    private static ConnectionSettings rabbitMq(String name) {
-        return new ConnectionSettings(name, "rabbitmq", RabbitMqTestServer.url(), RabbitMqTestServer.user(), RabbitMqTestServer.password(),
-                null, Map.of(), true);
     }
 
     private static void deleteQueues(Connection amqp, String... queues) throws Exception {

@@ -64,8 +64,7 @@ class ProviderEventsTest {
     @EnabledIfEnvironmentVariable(named = "FERRY_TEST_RABBITMQ_URL", matches = ".+")
     void eventsGoToRabbitMq() throws Exception {
         // A topic of the test's own; its subscriber's queue is exclusive and goes with the subscriber.
-        ConnectionSettings rabbit = new ConnectionSettings("events", "rabbitmq", RabbitMqTestServer.url(), RabbitMqTestServer.user(),
-                RabbitMqTestServer.password(), null, Map.of(), true);
+        ConnectionSettings rabbit = RabbitMqTestServer.settings("events");
         eventsArriveOnePerBridgedMessage(rabbit, "ferry-test-events-" + UUID.randomUUID().toString().substring(0, 8));
     }
 

@@ -93,8 +93,7 @@ class ProviderTopicTest {
         String topic = "ferry-test-orders-" + suffix;
         // RabbitMQ JMS keeps a durable subscription as a queue of its name, bound to jms.durable.topic by the topic's name.
         String subscription = "ferry-test-sub-" + suffix;
-        ConnectionSettings source = new ConnectionSettings("local", "rabbitmq", RabbitMqTestServer.url(),
-                RabbitMqTestServer.user(), RabbitMqTestServer.password(), null, Map.of(), true);
+        ConnectionSettings source = RabbitMqTestServer.settings("local");
         try (Connection amqp = RabbitMqTestServer.amqp091().newConnection();
              TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
             // RabbitMQ JMS receives by polling (basic.get), so the queue never shows a consumer: an adapter is attached

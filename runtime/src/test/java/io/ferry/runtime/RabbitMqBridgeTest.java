@@ -17,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
 
 import io.ferry.broker.testing.TestBroker;
 import io.ferry.core.provider.ConnectionSettings;
@@ -51,24 +50,20 @@ class RabbitMqBridgeTest {
 
     @AfterEach
     void deleteQueues() throws Exception {
-        try (Connection connection = amqp091().newConnection(); Channel channel = connection.createChannel()) {
-            for (String queue : List.of(in, out)) {
-                channel.queueDelete(queue);
-            }
-        }
+        RabbitMqTestServer.deleteQueues(List.of(in, out));
     }
 
     @Test
     void rabbitMqToArtemis() throws Exception {
         try (TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
-            bridge(rabbitMq("local"), in, CrossVendorBridgeTest.artemis("remote", artemis.url()), "out");
+            bridge(RabbitMqTestServer.settings("local"), in, CrossVendorBridgeTest.artemis("remote", artemis.url()), "out");
         }
     }
 
     @Test
     void artemisToRabbitMq() throws Exception {
         try (TestBroker artemis = TestBroker.started("local", dir.resolve("artemis"))) {
-            bridge(CrossVendorBridgeTest.artemis("local", artemis.url()), "in", rabbitMq("remote"), out);
+            bridge(CrossVendorBridgeTest.artemis("local", artemis.url()), "in", RabbitMqTestServer.settings("remote"), out);
         }
     }
 
@@ -137,15 +132,10 @@ class RabbitMqBridgeTest {
         received.assertEachOnceAsSent(0, MESSAGES, SIZE);
     }
 
-    private static ConnectionSettings rabbitMq(String name) {
-        return new ConnectionSettings(name, "rabbitmq", System.getenv("FERRY_TEST_RABBITMQ_URL"), user(), password(), null, Map.of(), true);
-    }
-
     /** The same server through its AMQP 1.0 plugin, which has no transactions. */
     private static ConnectionSettings amqp10(String name) {
-        URI uri = URI.create(System.getenv("FERRY_TEST_RABBITMQ_URL"));
-        return new ConnectionSettings(name, "amqp", "amqp://" + uri.getHost() + ":" + (uri.getPort() > 0 ? uri.getPort() : 5672),
-                user(), password(), null, Map.of(), false);
+        return new ConnectionSettings(name, "amqp", "amqp://" + URI.create(RabbitMqTestServer.url()).getHost() + ":" + RabbitMqTestServer.port(),
+                RabbitMqTestServer.user(), RabbitMqTestServer.password(), null, Map.of(), false);
     }
 
     /** A durable queue for the AMQP 1.0 plugin's /amq/queue/ address, which names an existing queue. */
@@ -154,32 +144,14 @@ class RabbitMqBridgeTest {
     }
 
     private static void declare(String queue, Map<String, Object> arguments) throws Exception {
-        try (Connection connection = amqp091().newConnection(); Channel channel = connection.createChannel()) {
+        try (Connection connection = RabbitMqTestServer.amqp091().newConnection(); Channel channel = connection.createChannel()) {
             channel.queueDeclare(queue, true, false, false, arguments);
         }
     }
 
     private static long messageCount(String queue) throws Exception {
-        try (Connection connection = amqp091().newConnection(); Channel channel = connection.createChannel()) {
+        try (Connection connection = RabbitMqTestServer.amqp091().newConnection(); Channel channel = connection.createChannel()) {
             return channel.messageCount(queue);
         }
-    }
-
-    private static ConnectionFactory amqp091() throws Exception {
-        ConnectionFactory factory = new ConnectionFactory();
-        factory.setUri(System.getenv("FERRY_TEST_RABBITMQ_URL"));
-        factory.setUsername(user());
-        factory.setPassword(password());
-        return factory;
-    }
-
-    private static String user() {
-        String user = System.getenv("FERRY_TEST_RABBITMQ_USER");
-        return user == null || user.isBlank() ? "guest" : user;
-    }
-
-    private static String password() {
-        String password = System.getenv("FERRY_TEST_RABBITMQ_PASSWORD");
-        return password == null || password.isBlank() ? "guest" : password;
     }
 }

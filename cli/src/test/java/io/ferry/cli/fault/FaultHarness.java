@@ -1,6 +1,7 @@
 package io.ferry.cli.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.URI;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
@@ -32,6 +34,7 @@ import io.ferry.loadgen.SinkSettings;
 import io.ferry.process.ChildProcess;
 import io.ferry.process.FerryProcesses;
 import io.ferry.process.ReadySignal;
+import io.ferry.runtime.RabbitMqTestServer;
 import io.ferry.runtime.config.AdapterConfig;
 import io.ferry.runtime.management.ManagementClient;
 
@@ -42,17 +45,17 @@ import io.ferry.runtime.management.ManagementClient;
  *
  * <p>Both brokers are Artemis unless a test asks for ActiveMQ Classic ({@link #localBroker},
  * {@link #remoteBroker}): the adapter then reaches it through the {@code openwire} provider. The
- * adapter can also reach an Artemis remote broker over AMQP 1.0 ({@link #remoteOverAmqp()}), which
- * the Artemis acceptor speaks on its one port.
+ * adapter can also reach an Artemis broker over AMQP 1.0 ({@link #localOverAmqp()}, {@link #remoteOverAmqp()}), which
+ * the Artemis acceptor speaks on its one port. A side can also be the RabbitMQ server the tests are given
+ * ({@link RabbitMqTestServer}), which is not started here: its queues are the harness's own and go when it closes.
  */
 final class FaultHarness implements AutoCloseable {
 
-    static final String IN = "in";
-    static final String OUT = "out";
-
     /** Which broker a side runs. */
     enum Kind {
-        ARTEMIS("artemis"), CLASSIC("openwire");
+        ARTEMIS("artemis"), CLASSIC("openwire"),
+        /** The RabbitMQ server {@link RabbitMqTestServer} names, already running (the tests using it run only where it is set). */
+        RABBITMQ("rabbitmq");
 
         /** The provider that speaks the broker's own protocol. */
         final String provider;
@@ -76,15 +79,19 @@ final class FaultHarness implements AutoCloseable {
     private int starts;
     private Kind localKind = Kind.ARTEMIS;
     private Kind remoteKind = Kind.ARTEMIS;
+    /** The source and target queues: on a RabbitMQ server, which other runs share, names of the harness's own. */
+    private String in = "in";
+    private String out = "out";
+    private boolean localOverAmqp;
     private boolean remoteOverAmqp;
     /** The channel's batch-size; null leaves the configuration's default. */
     private Integer batchSize;
     /** False: the adapter acknowledges the local broker by hand ({@code transactions: false}). */
     private boolean localTransactions = true;
     private ManagementClient management;
-    /** Where the adapter reaches each broker: the broker's own port unless a test puts a proxy between them. */
-    private int adapterLocalPort = localPort;
-    private int adapterRemotePort = remotePort;
+    /** Where the adapter reaches each broker when a test puts a proxy between them; 0: the broker's own port. */
+    private int adapterLocalPort;
+    private int adapterRemotePort;
 
     FaultHarness(Path dir) {
         this.dir = dir;
@@ -93,20 +100,45 @@ final class FaultHarness implements AutoCloseable {
     /** The local (source) broker's kind; before {@link #startAll()} or {@link #startBrokers()}. */
     FaultHarness localBroker(Kind kind) {
         this.localKind = kind;
+        if (kind == Kind.RABBITMQ) {
+            in = ownQueue("in");
+        }
         return this;
     }
 
     /** The remote (target) broker's kind; before {@link #startAll()} or {@link #startBrokers()}. */
     FaultHarness remoteBroker(Kind kind) {
         this.remoteKind = kind;
+        if (kind == Kind.RABBITMQ) {
+            out = ownQueue("out");
+        }
+        return this;
+    }
+
+    private static String ownQueue(String role) {
+        // Faults are made on this machine only: the server must be on loopback, where a proxy's port can be cut.
+        assumeTrue(RabbitMqTestServer.onLoopback(), "the fault tests cut off a RabbitMQ server on 127.0.0.1 only, not " + RabbitMqTestServer.url());
+        return "ferry-fault-" + role + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** The queue the adapter consumes from on the local broker. */
+    String in() {
+        return in;
+    }
+
+    /** The queue the adapter produces to on the remote broker. */
+    String out() {
+        return out;
+    }
+
+    /** The adapter reaches the (Artemis) local broker through the amqp provider: amqp://127.0.0.1:port. */
+    FaultHarness localOverAmqp() {
+        this.localOverAmqp = true;
         return this;
     }
 
     /** The adapter reaches the (Artemis) remote broker through the amqp provider: amqp://127.0.0.1:port. */
     FaultHarness remoteOverAmqp() {
-        if (remoteKind != Kind.ARTEMIS) {
-            throw new IllegalStateException("AMQP is tested against the Artemis acceptor (the Classic broker here has no AMQP port)");
-        }
         this.remoteOverAmqp = true;
         return this;
     }
@@ -137,23 +169,32 @@ final class FaultHarness implements AutoCloseable {
 
     /** Which provider the adapter reaches each broker through, for reports: "openwire -> artemis". */
     String providers() {
-        return localKind.provider + " -> " + (remoteOverAmqp ? "amqp" : remoteKind.provider);
+        return (localOverAmqp ? "amqp" : localKind.provider) + " -> " + (remoteOverAmqp ? "amqp" : remoteKind.provider);
     }
 
     int localPort() {
-        return localPort;
+        return localKind == Kind.RABBITMQ ? rabbitMqPort() : localPort;
     }
 
     int remotePort() {
-        return remotePort;
+        return remoteKind == Kind.RABBITMQ ? rabbitMqPort() : remotePort;
     }
 
     String localUrl() {
-        return "tcp://127.0.0.1:" + localPort;
+        return url(localKind, localPort());
     }
 
     String remoteUrl() {
-        return "tcp://127.0.0.1:" + remotePort;
+        return url(remoteKind, remotePort());
+    }
+
+    private static int rabbitMqPort() {
+        return RabbitMqTestServer.port();
+    }
+
+    /** A broker's URL on a loopback port (the broker's own or a proxy's). */
+    private static String url(Kind kind, int port) {
+        return kind == Kind.RABBITMQ ? "amqp://127.0.0.1:" + port + RabbitMqTestServer.virtualHostPath() : "tcp://127.0.0.1:" + port;
     }
 
     String eventsUrl() {
@@ -162,12 +203,18 @@ final class FaultHarness implements AutoCloseable {
 
     /** How a test client (load sender) reaches the local broker: through its own protocol. */
     ConnectionSettings localClient() {
-        return new ConnectionSettings("local", localKind.provider, localUrl(), null, null, null, Map.of(), true);
+        return client("local", localKind, localUrl());
     }
 
     /** How a test client (sink) reaches the remote broker: through its own protocol, whatever the adapter uses. */
     ConnectionSettings remoteClient() {
-        return new ConnectionSettings("remote", remoteKind.provider, remoteUrl(), null, null, null, Map.of(), true);
+        return client("remote", remoteKind, remoteUrl());
+    }
+
+    private static ConnectionSettings client(String name, Kind kind, String url) {
+        boolean rabbitMq = kind == Kind.RABBITMQ;
+        return new ConnectionSettings(name, kind.provider, url, rabbitMq ? RabbitMqTestServer.user() : null,
+                rabbitMq ? RabbitMqTestServer.password() : null, null, Map.of(), true);
     }
 
     FaultHarness startAll() throws Exception {
@@ -176,10 +223,14 @@ final class FaultHarness implements AutoCloseable {
         return this;
     }
 
-    /** Both brokers, no adapter yet. */
+    /** Both brokers (but a RabbitMQ server, which runs already), no adapter yet. */
     FaultHarness startBrokers() throws Exception {
-        local = startBroker("local", localPort, localKind);
-        remote = startBroker("remote", remotePort, remoteKind);
+        if (localKind != Kind.RABBITMQ) {
+            local = startBroker("local", localPort, localKind);
+        }
+        if (remoteKind != Kind.RABBITMQ) {
+            remote = startBroker("remote", remotePort, remoteKind);
+        }
         return this;
     }
 
@@ -196,6 +247,9 @@ final class FaultHarness implements AutoCloseable {
     }
 
     private ChildProcess startBroker(String name, int port, Kind kind) throws Exception {
+        if (kind == Kind.RABBITMQ) {
+            throw new IllegalStateException("the RabbitMQ server is not the harness's to start");
+        }
         if (kind == Kind.CLASSIC) {
             // OpenWire only (--amqp-port 0): the tests reach it through the openwire provider.
             return start(name + " broker", ReadySignal.Part.BROKER, "broker", "--kind", "activemq", "--name", name,
@@ -217,15 +271,17 @@ final class FaultHarness implements AutoCloseable {
     }
 
     ChildProcess startAdapter() throws Exception {
-        Map<String, Object> localConnection = connection(localKind.provider, "tcp://127.0.0.1:" + adapterLocalPort);
+        if (localOverAmqp && localKind != Kind.ARTEMIS || remoteOverAmqp && remoteKind != Kind.ARTEMIS) {
+            throw new IllegalStateException("AMQP is tested against the Artemis acceptor (the Classic broker here has no AMQP port)");
+        }
+        Map<String, Object> localConnection = adapterConnection(localKind, localOverAmqp, adapterLocalPort > 0 ? adapterLocalPort : localPort());
         if (!localTransactions) {
             localConnection.put("transactions", false);
         }
         AdapterConfig config = AdapterConfig.empty()
                 .connection(AdapterConfig.LOCAL, localConnection)
-                .connection(AdapterConfig.REMOTE, remoteOverAmqp ? connection("amqp", "amqp://127.0.0.1:" + adapterRemotePort)
-                        : connection(remoteKind.provider, "tcp://127.0.0.1:" + adapterRemotePort));
-        AdapterConfig.Channel channel = AdapterConfig.Channel.queues("fault", IN, OUT)
+                .connection(AdapterConfig.REMOTE, adapterConnection(remoteKind, remoteOverAmqp, adapterRemotePort > 0 ? adapterRemotePort : remotePort()));
+        AdapterConfig.Channel channel = AdapterConfig.Channel.queues("fault", in, out)
                 .workflow("type", "pooling").workflow("pool-size", 4).workflow("send-events", events != null);
         if (batchSize != null) {
             channel.workflow("batch-size", batchSize);
@@ -239,13 +295,21 @@ final class FaultHarness implements AutoCloseable {
         return adapter;
     }
 
-    /** A connection's settings as the YAML has them: the provider only when it is not the default (artemis). */
-    private static Map<String, Object> connection(String provider, String url) {
+    /**
+     * How the adapter reaches a broker on a loopback port (its own or a proxy's), as the YAML has it: the provider only
+     * when it is not the default (artemis).
+     */
+    private static Map<String, Object> adapterConnection(Kind kind, boolean overAmqp, int port) {
+        String provider = overAmqp ? "amqp" : kind.provider;
         Map<String, Object> settings = new LinkedHashMap<>();
         if (!Kind.ARTEMIS.provider.equals(provider)) {
             settings.put("provider", provider);
         }
-        settings.put("url", url);
+        settings.put("url", overAmqp ? "amqp://127.0.0.1:" + port : url(kind, port));
+        if (kind == Kind.RABBITMQ) {
+            settings.put("user", RabbitMqTestServer.user());
+            settings.put("password", RabbitMqTestServer.password());
+        }
         return settings;
     }
 
@@ -265,7 +329,7 @@ final class FaultHarness implements AutoCloseable {
 
     /** Sends a run of 3 KB persistent messages to the local broker in the background at 1,000 msg/s, counting what was sent so far. */
     CompletableFuture<SendReport> sendInBackground(String runId, int messages, AtomicLong sent) {
-        SendSettings settings = new SendSettings(localClient(), IN, 2, messages, Content.randomBytes(3072),
+        SendSettings settings = new SendSettings(localClient(), in, 2, messages, Content.randomBytes(3072),
                 PayloadKind.BYTES, true, 0, 4, Duration.ZERO, 1_000, runId);
         ProgressListener progress = (phase, done, total, rate) -> sent.set(done);
         return CompletableFuture.supplyAsync(() -> {
@@ -303,7 +367,7 @@ final class FaultHarness implements AutoCloseable {
 
     /** How many of a run of {@code sent} messages are still on the local broker's queue (consumes them; stop the adapter first). */
     long leftOnLocal(String runId, long sent) throws LoadException {
-        return new LoadSink().run(new SinkSettings(localClient(), IN, sent, Duration.ofSeconds(2), runId), Map.of(), ProgressListener.none())
+        return new LoadSink().run(new SinkSettings(localClient(), in, sent, Duration.ofSeconds(2), runId), Map.of(), ProgressListener.none())
                 .received();
     }
 
@@ -317,7 +381,7 @@ final class FaultHarness implements AutoCloseable {
 
     /** Receives a run's messages on the remote broker until all arrived or none came for the idle time. */
     SinkReport receive(String runId, long expected, Duration idle) throws LoadException {
-        return new LoadSink().run(new SinkSettings(remoteClient(), OUT, expected, idle, runId), Map.of(), ProgressListener.none());
+        return new LoadSink().run(new SinkSettings(remoteClient(), out, expected, idle, runId), Map.of(), ProgressListener.none());
     }
 
     @Override
@@ -331,6 +395,20 @@ final class FaultHarness implements AutoCloseable {
         }
         for (int i = all.size() - 1; i >= 0; i--) {
             all.get(i).close();
+        }
+        List<String> ownQueues = new ArrayList<>();
+        if (localKind == Kind.RABBITMQ) {
+            ownQueues.add(in);
+        }
+        if (remoteKind == Kind.RABBITMQ) {
+            ownQueues.add(out);
+        }
+        if (!ownQueues.isEmpty()) {
+            try {
+                RabbitMqTestServer.deleteQueues(ownQueues);
+            } catch (Exception e) {
+                throw new IllegalStateException("the test's queues on the RabbitMQ server were not deleted: " + ownQueues, e);
+            }
         }
     }
 }

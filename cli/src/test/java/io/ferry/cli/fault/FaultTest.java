@@ -88,7 +88,7 @@ class FaultTest {
             CompletableFuture<SinkReport> receiving = CompletableFuture.supplyAsync(() -> {
                 try {
                     return new io.ferry.loadgen.LoadSink().run(new io.ferry.loadgen.SinkSettings(ConnectionSettings.anonymous("broker", harness.remoteUrl()),
-                            FaultHarness.OUT, MESSAGES, Duration.ofSeconds(60), "local-restart"), Map.of(),
+                            harness.out(), MESSAGES, Duration.ofSeconds(60), "local-restart"), Map.of(),
                             (phase, done, total, rate) -> received.set(done));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);

@@ -15,33 +15,41 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.loadgen.SendReport;
 import io.ferry.loadgen.SinkReport;
+import io.ferry.runtime.RabbitMqTestServer;
 
 /**
  * The delivery contract when the network fails silently, every part a real process: the adapter's
  * packets to and from a broker are dropped (iptables on loopback), so neither end gets a reset or a
  * FIN and only the client's failure check (no data for the connection TTL, the inactivity duration, the idle
- * timeout) can tell: through artemis on either side, openwire (ActiveMQ Classic) on either side, and amqp to the
- * target. Then, for a whole run, 100 ms of added latency and 1% packet loss between the adapter and one broker.
+ * timeout, the heartbeat) can tell: through artemis on either side, openwire (ActiveMQ Classic) on either side, amqp
+ * on either side, and rabbitmq on either side (the RabbitMQ server the tests are given, when there is one). Then, for a
+ * whole run, 100 ms of added latency and 1% packet loss between the adapter and one broker.
  *
- * <p>The remote cut hits the broker's own port, so the test's sink reads the remote broker only after the
- * network is back. The local cut hits a pass-through proxy the adapter alone reaches the local broker by,
- * so the load sender keeps sending during the cut; the broker sees the same silence either way.
+ * <p>A remote cut hits the broker's own port, so the test's sink reads the remote broker only after the
+ * network is back. A local cut hits a pass-through proxy the adapter alone reaches the local broker by,
+ * so the load sender keeps sending during the cut; the broker sees the same silence either way. The RabbitMQ
+ * server, shared with whatever else runs here, is cut off only on a proxy's port, on either side.
  * Needs root and iptables; skipped otherwise, with the reason. Every rule goes in {@link #removeRules()}.
  */
 class NetworkFaultTest {
 
     private static final int MESSAGES = 5_000;
-    /** Longer than the clients' failure detection, as Ferry sets them: after the last data artemis finds out in 5-11 s, openwire in 4-6 s, amqp in 3-6 s. */
+    /**
+     * Longer than the clients' failure detection, as Ferry sets them: after the last data artemis finds out in 5-11 s,
+     * openwire in 4-6 s, amqp in 3-6 s, rabbitmq in 4.5-5 s.
+     */
     private static final Duration CUT = Duration.ofSeconds(13);
     /** How the adapter words each client's finding (docs/configuration.md, "Network faults"). */
     private static final String ARTEMIS_LOSS = "no data from the broker for 5 s (network silent?)";
     private static final String OPENWIRE_LOSS = "no data from the broker for 4 s (network silent?)";
     private static final String AMQP_LOSS = "no data from the broker for 3 s (network silent?)";
+    private static final String RABBITMQ_LOSS = "no data from the broker for 4500 ms (network silent?)";
     /** The bound docs/configuration.md ("Network faults") promises: delivery resumes this soon after the network returns. */
     private static final Duration RESUMES_WITHIN = Duration.ofSeconds(5);
     private static final Duration LATENCY = Duration.ofMillis(100);
@@ -124,6 +132,33 @@ class NetworkFaultTest {
     void targetOverAmqpCutOffSilentlyMidRunLosesNothing() throws Exception {
         try (FaultHarness harness = new FaultHarness(dir).remoteOverAmqp().batchSize(AT_LEAST_ONCE_BATCH).startAll()) {
             cutMidRun(harness, "remote", harness.remotePort(), AMQP_LOSS, AT_LEAST_ONCE_BATCH);
+        }
+    }
+
+    /**
+     * Artemis as the source reached over AMQP 1.0 (amqp), Artemis the target: exactly once. The broker keeps what it had
+     * pushed to the cut-off connection until it finds that connection dead by its own settings.
+     */
+    @Test
+    void sourceOverAmqpCutOffSilentlyMidRunLosesAndDuplicatesNothing() throws Exception {
+        cutLocalMidRun(new FaultHarness(dir).localOverAmqp(), AMQP_LOSS);
+    }
+
+    /** The RabbitMQ server as the source (rabbitmq), Artemis the target: exactly once. */
+    @Test
+    @EnabledIfEnvironmentVariable(named = RabbitMqTestServer.URL_VARIABLE, matches = ".+")
+    void rabbitMqSourceCutOffSilentlyMidRunLosesAndDuplicatesNothing() throws Exception {
+        cutLocalMidRun(new FaultHarness(dir).localBroker(FaultHarness.Kind.RABBITMQ), RABBITMQ_LOSS);
+    }
+
+    /** The RabbitMQ server as the target (rabbitmq), which removes no duplicates: the batch in doubt may arrive twice. */
+    @Test
+    @EnabledIfEnvironmentVariable(named = RabbitMqTestServer.URL_VARIABLE, matches = ".+")
+    void rabbitMqTargetCutOffSilentlyMidRunLosesNothing() throws Exception {
+        try (FaultHarness harness = new FaultHarness(dir).remoteBroker(FaultHarness.Kind.RABBITMQ).batchSize(AT_LEAST_ONCE_BATCH).startBrokers();
+             DelayingProxy passThrough = new DelayingProxy(harness.remotePort(), Duration.ZERO)) {
+            harness.adapterReachesRemoteAt(passThrough.port()).startAdapter();
+            cutMidRun(harness, "remote", passThrough.port(), RABBITMQ_LOSS, AT_LEAST_ONCE_BATCH);
         }
     }
 

@@ -1,7 +1,5 @@
 package io.ferry.cli.fault;
 
-import static io.ferry.cli.fault.FaultHarness.IN;
-import static io.ferry.cli.fault.FaultHarness.OUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -19,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.loadgen.Content;
 import io.ferry.loadgen.DeliveryReport;
 import io.ferry.loadgen.LoadSender;
@@ -76,8 +73,8 @@ class ProviderFaultTest {
         return await().atMost(LONG).pollInterval(Duration.ofMillis(10)).pollDelay(Duration.ZERO);
     }
 
-    private static SendSettings run(ConnectionSettings broker, String runId, double ratePerSecond) {
-        return new SendSettings(broker, IN, 2, MESSAGES, Content.randomBytes(3072), PayloadKind.BYTES, true, 0, 4, Duration.ZERO,
+    private static SendSettings run(FaultHarness harness, String runId, double ratePerSecond) {
+        return new SendSettings(harness.localClient(), harness.in(), 2, MESSAGES, Content.randomBytes(3072), PayloadKind.BYTES, true, 0, 4, Duration.ZERO,
                 ratePerSecond, runId);
     }
 
@@ -256,11 +253,11 @@ class ProviderFaultTest {
         try (FaultHarness harness = new FaultHarness(dir).localBroker(FaultHarness.Kind.CLASSIC).batchSize(BATCH_SIZE).startBrokers()) {
             // The sender cannot outlive the broker it sends to (its client does not reconnect): the whole
             // run is on the source before the adapter starts, and the kills hit the adapter's draining.
-            SendSettings run = run(harness.localClient(), "classic-source-kill", 0);
+            SendSettings run = run(harness, "classic-source-kill", 0);
             SendReport sent = send(run).get();
             assertThat(sent.sent()).isEqualTo(MESSAGES);
             List<Recovery> recoveries = new ArrayList<>();
-            try (TargetLedger ledger = new TargetLedger(harness.remoteClient(), OUT, run)) {
+            try (TargetLedger ledger = new TargetLedger(harness.remoteClient(), harness.out(), run)) {
                 harness.startAdapter();
                 assertThat(occurrences(harness.adapter, "exactly-once delivery")).isEqualTo(1);
                 long[] triggers = {MESSAGES / 5, MESSAGES * 3 / 5};
@@ -288,10 +285,10 @@ class ProviderFaultTest {
         long started = System.nanoTime();
         try (FaultHarness harness = new FaultHarness(dir).localBroker(FaultHarness.Kind.CLASSIC).localAcknowledgedByHand().batchSize(BATCH_SIZE)
                 .startBrokers()) {
-            SendSettings run = run(harness.localClient(), "classic-source-by-hand", 0);
+            SendSettings run = run(harness, "classic-source-by-hand", 0);
             SendReport sent = send(run).get(); // all on the source first: the sender's client does not outlive its broker
             assertThat(sent.sent()).isEqualTo(MESSAGES);
-            try (TargetLedger ledger = new TargetLedger(harness.remoteClient(), OUT, run)) {
+            try (TargetLedger ledger = new TargetLedger(harness.remoteClient(), harness.out(), run)) {
                 harness.startAdapter();
                 assertThat(occurrences(harness.adapter, "exactly-once delivery")).isEqualTo(1);
                 poll().until(() -> ledger.distinct() >= MESSAGES / 5);
@@ -343,7 +340,7 @@ class ProviderFaultTest {
     private void targetKilledTwice(FaultHarness harness, String test, String runId, long started) throws Exception {
         // The kills are triggered by the management port's delivered count: it must be up before the run starts.
         harness.management();
-        SendSettings run = run(harness.localClient(), runId, 1_000);
+        SendSettings run = run(harness, runId, 1_000);
         CompletableFuture<SendReport> sending = send(run);
         List<Recovery> recoveries = new ArrayList<>();
         // Triggered by what the adapter committed on the target, so each kill hits a bridge that moves.
@@ -356,7 +353,7 @@ class ProviderFaultTest {
         SendReport sent = sending.get();
         assertThat(sent.sent()).isEqualTo(MESSAGES);
         assertLoggedStateChanges(harness, "remote", triggers.length);
-        try (TargetLedger ledger = new TargetLedger(harness.remoteClient(), OUT, run)) {
+        try (TargetLedger ledger = new TargetLedger(harness.remoteClient(), harness.out(), run)) {
             finish(harness, ledger);
             report(test, sent, ledger, recoveries, started);
             assertAtLeastOnce(ledger, triggers.length);
@@ -372,8 +369,8 @@ class ProviderFaultTest {
     void adapterKilledWithClassicTargetLosesNothingAndDuplicatesAtMostOneBatch() throws Exception {
         long started = System.nanoTime();
         try (FaultHarness harness = new FaultHarness(dir).remoteBroker(FaultHarness.Kind.CLASSIC).batchSize(BATCH_SIZE).startAll()) {
-            SendSettings run = run(harness.localClient(), "adapter-kill-classic", 1_000);
-            try (TargetLedger ledger = new TargetLedger(harness.remoteClient(), OUT, run)) {
+            SendSettings run = run(harness, "adapter-kill-classic", 1_000);
+            try (TargetLedger ledger = new TargetLedger(harness.remoteClient(), harness.out(), run)) {
                 CompletableFuture<SendReport> sending = send(run);
                 poll().until(() -> ledger.distinct() >= MESSAGES / 2);
                 long atKill = ledger.distinct();

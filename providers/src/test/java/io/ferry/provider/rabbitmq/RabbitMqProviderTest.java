@@ -1,0 +1,82 @@
+package io.ferry.provider.rabbitmq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+
+import jakarta.jms.JMSException;
+
+import org.junit.jupiter.api.Test;
+
+import com.rabbitmq.client.AlreadyClosedException;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.MissedHeartbeatException;
+import com.rabbitmq.client.ShutdownSignalException;
+
+import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.InvalidConnectionException;
+import io.ferry.core.provider.SilentNetwork;
+
+class RabbitMqProviderTest {
+
+    private final RabbitMqProvider provider = new RabbitMqProvider();
+
+    /** The options of RabbitMQ's URI form that the client reads are taken; any other would be ignored without a word, so it is refused. */
+    @Test
+    void theUrlMaySetTheHeartbeatAndTheConnectTimeoutAndNothingElse() {
+        provider.check(settings("amqp://127.0.0.1:5672/%2f?heartbeat=10&connection_timeout=5000"));
+        provider.check(settings("amqp://127.0.0.1:5672/%2f?heartbeat=0"));
+        assertRefused("amqp://127.0.0.1:5672/%2f?channel_max=10",
+                "option 'channel_max' is not one of heartbeat (seconds), connection_timeout (milliseconds)");
+        assertRefused("amqp://127.0.0.1:5672/%2f?Heartbeat=10", "option 'Heartbeat' is not one of");
+        assertRefused("amqp://127.0.0.1:5672/%2f?heartbeat=2s", "heartbeat '2s' is not a whole number from 0 (the broker's) to 65535");
+        assertRefused("amqp://127.0.0.1:5672/%2f?heartbeat=65536", "heartbeat '65536' is not a whole number from 0 (the broker's) to 65535");
+        assertRefused("amqp://127.0.0.1:5672/%2f?heartbeat", "heartbeat '' is not a whole number");
+        assertRefused("amqp://127.0.0.1:5672/%2f?nosuch", "option 'nosuch' is not one of");
+        assertRefused("amqp://127.0.0.1:5672/%2f?connection_timeout=-1", "connection_timeout '-1' is not a whole number (0: no bound)");
+    }
+
+    /** A silent broker fails the connection within seconds, and a connect gives up as soon, unless the URL says otherwise. */
+    @Test
+    void theClientHearsOfASilentNetworkWithinSecondsUnlessTheUrlSaysOtherwise() {
+        ConnectionFactory defaults = new ConnectionFactory();
+        RabbitMqProvider.amqpSettings("amqp://127.0.0.1:5672/%2f").accept(defaults);
+        assertThat(defaults.getRequestedHeartbeat()).isEqualTo(RabbitMqProvider.HEARTBEAT_S);
+        assertThat(defaults.getConnectionTimeout()).isEqualTo(SilentNetwork.CONNECT_TIMEOUT_MS);
+        assertThat(defaults.isAutomaticRecoveryEnabled()).as("the client's own recovery").isFalse();
+        ConnectionFactory own = new ConnectionFactory();
+        RabbitMqProvider.amqpSettings("amqp://127.0.0.1:5672/%2f?heartbeat=10&connection_timeout=5000").accept(own);
+        assertThat(own.getRequestedHeartbeat()).isEqualTo(10);
+        assertThat(own.getConnectionTimeout()).isEqualTo(5000);
+    }
+
+    /** The client names its timer ("Heartbeat missing with heartbeat = 2 seconds"); Ferry names the likely cause and how long it heard nothing. */
+    @Test
+    void aConnectionLostToMissedHeartbeatsIsExplainedAsASilentNetwork() {
+        JMSException missed = new JMSException("connection closed");
+        missed.initCause(new MissedHeartbeatException("Heartbeat missing with heartbeat = 2 seconds, for 127.0.0.1"));
+        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f"), missed)).isEqualTo("no data from the broker for 4500 ms (network silent?)");
+        // The heartbeat agreed with the broker (the shorter of the two sides'), as the client names it, rather than the one asked for.
+        JMSException agreed = new JMSException("connection closed");
+        agreed.initCause(new MissedHeartbeatException("Heartbeat missing with heartbeat = 8 seconds, for 127.0.0.1"));
+        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f?heartbeat=20"), agreed))
+                .isEqualTo("no data from the broker for 18 s (network silent?)");
+        // Later calls on the closed connection fail with a shutdown that names the missed heartbeat only in its text.
+        MissedHeartbeatException cause = new MissedHeartbeatException("Heartbeat missing with heartbeat = 2 seconds");
+        ShutdownSignalException shutdown = new ShutdownSignalException(true, false, null, null, "", cause);
+        shutdown.initCause(cause); // as the client's connection does
+        AlreadyClosedException closed = new AlreadyClosedException(shutdown);
+        assertThat(closed.getCause()).isNull();
+        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f"), closed)).isEqualTo("no data from the broker for 4500 ms (network silent?)");
+        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f"), new JMSException("Connection reset"))).isNull();
+    }
+
+    private void assertRefused(String url, String reason) {
+        assertThatThrownBy(() -> provider.check(settings(url))).isInstanceOf(InvalidConnectionException.class).hasMessageContaining(reason);
+    }
+
+    private static ConnectionSettings settings(String url) {
+        return new ConnectionSettings("remote", RabbitMqProvider.NAME, url, "guest", "guest", null, Map.of(), true);
+    }
+}
