@@ -18,7 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 
+import ch.qos.logback.classic.Level;
 import io.ferry.broker.testing.TestBroker;
+import io.ferry.core.jms.SharedConnection;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.provider.testing.ProviderClient;
 import io.ferry.runtime.config.AdapterConfig;
@@ -85,6 +87,16 @@ class RabbitMqBridgeTest {
         }
     }
 
+    /** A quorum queue, which the rabbitmq provider cannot use (below), is reached through the AMQP 1.0 plugin. */
+    @Test
+    @EnabledIfEnvironmentVariable(named = "FERRY_TEST_RABBITMQ_AMQP10", matches = "true")
+    void artemisToARabbitMqQuorumQueueOverAmqp10() throws Exception {
+        declare(out, Map.of("x-queue-type", "quorum"));
+        try (TestBroker artemis = TestBroker.started("local", dir.resolve("artemis"))) {
+            bridge(CrossVendorBridgeTest.artemis("local", artemis.url()), "in", amqp10("remote"), "/amq/queue/" + out);
+        }
+    }
+
     /**
      * A target queue that refuses messages past its length (x-overflow reject-publish), read once it is full: what it
      * refused stays on the source and is sent again as the consumer makes room, none to the error queue. RabbitMQ
@@ -113,6 +125,47 @@ class RabbitMqBridgeTest {
                 }
             }
             assertThat(artemis.messageCount("ferry.errors")).as("in the error queue").isZero();
+        }
+    }
+
+    /**
+     * A queue declared with arguments (a length limit here; a quorum queue likewise) cannot be a target or a source
+     * through rabbitmq: its client declares each queue it uses, durable and with none, which RabbitMQ refuses for such
+     * a queue. The adapter says so with RabbitMQ's reason, where the client gives none of its own, and moves nothing.
+     */
+    @Test
+    void aTargetQueueDeclaredWithArgumentsIsRefusedWithRabbitMqsReason() throws Exception {
+        declare(out, Map.of("x-max-length", FULL));
+        try (TestBroker artemis = TestBroker.started("local", dir.resolve("artemis"))) {
+            ConnectionSettings source = CrossVendorBridgeTest.artemis("local", artemis.url());
+            try (ProviderClient sender = new ProviderClient(source)) {
+                sender.send("in", false, 0, 10, SIZE);
+            }
+            assertRefusedWithRabbitMqsReason(source, "in", RabbitMqTestServer.settings("remote"), out, "remote");
+            assertThat(artemis.messageCount("in")).as("left on the source").isEqualTo(10);
+            assertThat(messageCount(out)).as("on the target").isZero();
+        }
+    }
+
+    @Test
+    void aSourceQueueDeclaredWithArgumentsIsRefusedWithRabbitMqsReason() throws Exception {
+        declare(in, Map.of("x-max-length", FULL));
+        try (TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
+            assertRefusedWithRabbitMqsReason(RabbitMqTestServer.settings("local"), in, CrossVendorBridgeTest.artemis("remote", artemis.url()),
+                    "out", "local");
+        }
+    }
+
+    private void assertRefusedWithRabbitMqsReason(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue,
+                                                  String side) throws Exception {
+        AdapterConfig config = AdapterConfig.empty().connection(source.name(), CrossVendorBridgeTest.yaml(source))
+                .connection(target.name(), CrossVendorBridgeTest.yaml(target))
+                .channel(AdapterConfig.Channel.of("rabbit").consume(source.name(), "queue", sourceQueue)
+                        .produce(target.name(), "queue", targetQueue).workflow("send-events", false));
+        try (CapturedLog log = CapturedLog.of(SharedConnection.class);
+             RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml())) {
+            await().atMost(DEADLINE).until(() -> log.count(Level.WARN, side + " broker connection lost: channel error; protocol method: "
+                    + "#method<channel.close>(reply-code=406, reply-text=PRECONDITION_FAILED - inequivalent arg 'x-max-length'") > 0);
         }
     }
 

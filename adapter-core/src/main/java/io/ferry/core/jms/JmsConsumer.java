@@ -17,6 +17,7 @@ import io.ferry.core.Consumer;
 import io.ferry.core.Rejection;
 import io.ferry.core.UntranslatableMessageException;
 import io.ferry.core.provider.BufferedMessages;
+import io.ferry.core.provider.Failures;
 import io.ferry.core.provider.UnreadMessage;
 
 /**
@@ -237,7 +238,7 @@ public final class JmsConsumer implements Consumer {
     private ConsumeException failed(String what, Exception e) {
         JMSException failure = JmsFailures.asJms(e);
         connection.reportFailure(generation, failure);
-        return new ConsumeException(what + " on " + connection.settings().name() + " failed: " + failure.getMessage(), failure);
+        return new ConsumeException(what + " on " + connection.settings().name() + " failed: " + Failures.message(failure), failure);
     }
 
     @Override

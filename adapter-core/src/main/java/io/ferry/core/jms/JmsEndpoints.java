@@ -10,6 +10,7 @@ import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
 import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.Failures;
 
 /**
  * A channel's two ends, a queue or topic on the source broker and one on the target broker, each
@@ -82,7 +83,7 @@ public final class JmsEndpoints implements MessageEndpoints {
             return new JmsConsumer(source, sourceDestination, errorQueue, translator, attempts, sendUnread,
                     guarantee() == DeliveryGuarantee.EXACTLY_ONCE);
         } catch (JMSException e) {
-            throw new ConsumeException("cannot consume from " + sourceDestination + " on " + source.settings() + ": " + e.getMessage(), e);
+            throw new ConsumeException("cannot consume from " + sourceDestination + " on " + source.settings() + ": " + Failures.message(e), e);
         }
     }
 
@@ -91,7 +92,7 @@ public final class JmsEndpoints implements MessageEndpoints {
         try {
             return new PtpProducer(target, targetDestination, translator);
         } catch (JMSException e) {
-            throw new ProduceException("cannot produce to " + targetDestination + " on " + target.settings() + ": " + e.getMessage(), e);
+            throw new ProduceException("cannot produce to " + targetDestination + " on " + target.settings() + ": " + Failures.message(e), e);
         }
     }
 

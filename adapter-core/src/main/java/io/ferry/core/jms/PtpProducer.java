@@ -156,7 +156,7 @@ public final class PtpProducer implements Producer {
         if (kind == ProduceException.Failure.UNAVAILABLE && !stopping) {
             connection.reportFailure(generation, failure);
         }
-        return new ProduceException(what + " " + connection.settings().name() + " failed: " + failure.getMessage(), failure, kind);
+        return new ProduceException(what + " " + connection.settings().name() + " failed: " + Failures.message(failure), failure, kind);
     }
 
     /** Refused as full by the send or commit itself, or a commit rolled back after the client reported a send of it refused. */

@@ -174,10 +174,10 @@ public final class SharedConnection implements AutoCloseable {
         if (settings.transacted()) {
             // A bridged message's transaction then fails its commit; a lifecycle event (never in a transaction) is dropped.
             LOG.info("{}: a message sent without waiting for the broker's answer failed, the connection up ({} so far): {}",
-                    settings.name(), failed, failure.getMessage());
+                    settings.name(), failed, Failures.message(failure));
         } else {
             LOG.warn("{}: a non-persistent message sent without a transaction failed after the send returned, and is lost "
-                    + "({} so far): {}", settings.name(), failed, failure.getMessage());
+                    + "({} so far): {}", settings.name(), failed, Failures.message(failure));
         }
     }
 
@@ -230,7 +230,7 @@ public final class SharedConnection implements AutoCloseable {
             if (state != before) {
                 String explained = provider.explain(settings, e);
                 LOG.warn("{} broker unreachable, {} with back-off: {}", settings.name(),
-                        state == State.CONNECTING ? "connecting" : "reconnecting", explained != null ? explained : e.getMessage());
+                        state == State.CONNECTING ? "connecting" : "reconnecting", explained != null ? explained : Failures.message(e));
             }
             throw e;
         }
@@ -301,7 +301,7 @@ public final class SharedConnection implements AutoCloseable {
             return;
         }
         String explained = provider.explainLoss(settings, cause);
-        LOG.warn("{} broker connection lost: {}", settings.name(), explained != null ? explained : cause.getMessage());
+        LOG.warn("{} broker connection lost: {}", settings.name(), explained != null ? explained : Failures.message(cause));
     }
 
     private void closeQuietly() {

@@ -23,6 +23,20 @@ public final class Failures {
         return null;
     }
 
+    /**
+     * What to say of a failure: its message, else the first message of what it wraps (some clients throw an exception
+     * without one around the cause that says it all: RabbitMQ's JMS client around the broker's reason), else its type.
+     */
+    public static String message(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = next(cause)) {
+            String message = cause.getMessage();
+            if (message != null && !message.isBlank()) {
+                return message;
+            }
+        }
+        return failure.getClass().getSimpleName();
+    }
+
     /** What {@code failure} wraps: its cause, else (some clients set only that) its linked exception; null for none. */
     public static Throwable next(Throwable failure) {
         Throwable next = failure.getCause() != null ? failure.getCause()
