@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -163,7 +164,7 @@ class ProviderErrorQueueTest {
             try {
                 uncarriableGoesToTheErrorQueue(route, "has-dash", "a value", "property 'has-dash' (String)", "not a valid java identifier");
             } finally {
-                deleteQueues(amqp, route.in(), route.errors());
+                RabbitMqTestServer.deleteQueues(List.of(route.in(), route.errors()));
             }
         }
     }
@@ -185,7 +186,7 @@ class ProviderErrorQueueTest {
                 uncarriableGoesToTheErrorQueue(route, id -> id == 13, "p".repeat(300), "a value",
                         "Short string too long", "max = 255");
             } finally {
-                deleteQueues(amqp, route.out());
+                RabbitMqTestServer.deleteQueues(List.of(route.out()));
             }
             assertThat(connectionLog.lines(Level.WARN)).as("connection warnings (a lost connection, a reconnect)").isEmpty();
             assertThat(connectionLog.count(Level.INFO, "reconnected")).as("reconnections").isZero();
@@ -348,14 +349,6 @@ class ProviderErrorQueueTest {
             connection.put("password", settings.password());
         }
         return connection;
-    }
-
-    private static void deleteQueues(Connection amqp, String... queues) throws Exception {
-        try (Channel channel = amqp.createChannel()) {
-            for (String queue : queues) {
-                channel.queueDelete(queue);
-            }
-        }
     }
 
     /** The messages in a RabbitMQ queue; 0 when it does not exist (yet), asked on a channel of its own. */

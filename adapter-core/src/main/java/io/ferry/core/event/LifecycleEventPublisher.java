@@ -25,6 +25,7 @@ import io.ferry.core.Backoff;
 import io.ferry.core.ProfilingTags;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.jms.SharedConnection;
+import io.ferry.core.provider.Failures;
 import io.ferry.profiling.Counter;
 import io.ferry.profiling.TimingRegistry;
 
@@ -233,7 +234,7 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
             openProducer();
         } catch (JMSException e) {
             available = false;
-            LOG.warn("events destination {} unavailable, dropping events until it returns: {}", topic, e.getMessage());
+            LOG.warn("events destination {} unavailable, dropping events until it returns: {}", topic, Failures.message(e));
             closeSession();
         }
     }
@@ -266,7 +267,7 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
             }
             if (available) {
                 available = false;
-                LOG.warn("events destination {} unavailable, dropping events until it returns: {}", topic, e.getMessage());
+                LOG.warn("events destination {} unavailable, dropping events until it returns: {}", topic, Failures.message(e));
             }
             if (e instanceof JMSException jms) {
                 connection.reportFailure(sessionGeneration, jms);

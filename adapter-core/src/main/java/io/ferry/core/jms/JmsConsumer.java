@@ -142,7 +142,7 @@ public final class JmsConsumer implements Consumer {
             carried.setExpiration(message.getJMSExpiration());
             return carried;
         } catch (JMSException e) {
-            throw new UntranslatableMessageException("cannot read message: " + e.getMessage(), e);
+            throw new UntranslatableMessageException("cannot read message: " + Failures.message(e), e);
         }
     }
 

@@ -28,6 +28,7 @@ import io.ferry.api.FerryMessage.PayloadType;
 import io.ferry.api.FerryMessage.ReplyTo;
 import io.ferry.core.UntranslatableMessageException;
 import io.ferry.core.provider.BrokerProvider;
+import io.ferry.core.provider.Failures;
 
 /**
  * Turns JMS messages into {@link FerryMessage}s and back: the one place where Ferry decides what is
@@ -74,7 +75,7 @@ public final class JmsMessageTranslator {
             message.setReplyTo(replyTo(jms.getJMSReplyTo()));
             return message;
         } catch (JMSException e) {
-            throw new UntranslatableMessageException("cannot read message: " + e.getMessage(), e);
+            throw new UntranslatableMessageException("cannot read message: " + Failures.message(e), e);
         }
     }
 
@@ -156,7 +157,7 @@ public final class JmsMessageTranslator {
                 jms.setObjectProperty(entry.getKey(), entry.getValue());
             } catch (JMSException | RuntimeException e) {
                 JMSException refused = new JMSException("property '" + entry.getKey() + "' ("
-                        + (entry.getValue() == null ? "null" : entry.getValue().getClass().getSimpleName()) + "): " + e.getMessage());
+                        + (entry.getValue() == null ? "null" : entry.getValue().getClass().getSimpleName()) + "): " + Failures.message(e));
                 refused.initCause(e);
                 throw refused;
             }

@@ -119,7 +119,7 @@ public final class PtpProducer implements Producer {
 
     private MessageRejectedException cannotCarry(Exception e) {
         return new MessageRejectedException(LifecycleStages.PRODUCER, connection.settings().name() + " (" + provider.name()
-                + ") cannot carry the message: " + e.getMessage(), e);
+                + ") cannot carry the message: " + Failures.message(e), e);
     }
 
     @Override

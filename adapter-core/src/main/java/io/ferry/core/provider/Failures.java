@@ -1,5 +1,13 @@
 package io.ferry.core.provider;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
 import jakarta.jms.JMSException;
 
 /** What a client's failure was caused by, through its causes and a JMS exception's linked exception alike. */
@@ -15,7 +23,7 @@ public final class Failures {
 
     /** The first of {@code failure} and what it wraps that is a {@code type}; null for none. */
     public static <T extends Throwable> T find(Throwable failure, Class<T> type) {
-        for (Throwable cause = failure; cause != null; cause = next(cause)) {
+        for (Throwable cause : chain(failure)) {
             if (type.isInstance(cause)) {
                 return type.cast(cause);
             }
@@ -28,7 +36,7 @@ public final class Failures {
      * without one around the cause that says it all: RabbitMQ's JMS client around the broker's reason), else its type.
      */
     public static String message(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = next(cause)) {
+        for (Throwable cause : chain(failure)) {
             String message = cause.getMessage();
             if (message != null && !message.isBlank()) {
                 return message;
@@ -37,10 +45,27 @@ public final class Failures {
         return failure.getClass().getSimpleName();
     }
 
-    /** What {@code failure} wraps: its cause, else (some clients set only that) its linked exception; null for none. */
-    public static Throwable next(Throwable failure) {
-        Throwable next = failure.getCause() != null ? failure.getCause()
-                : failure instanceof JMSException jms ? jms.getLinkedException() : null;
-        return next == failure ? null : next;
+    /**
+     * {@code failure} and everything it wraps, each once, nearest first: causes, and a JMS exception's linked exception
+     * where it is another (clients set either, or both to different exceptions). A chain that comes back ends there.
+     */
+    public static List<Throwable> chain(Throwable failure) {
+        List<Throwable> chain = new ArrayList<>();
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Deque<Throwable> next = new ArrayDeque<>();
+        next.add(failure);
+        while (!next.isEmpty()) {
+            Throwable cause = next.removeFirst();
+            if (seen.add(cause)) {
+                chain.add(cause);
+                if (cause.getCause() != null) {
+                    next.add(cause.getCause());
+                }
+                if (cause instanceof JMSException jms && jms.getLinkedException() != null) {
+                    next.add(jms.getLinkedException());
+                }
+            }
+        }
+        return chain;
     }
 }

@@ -4,8 +4,6 @@ import java.security.cert.CertificateException;
 
 import javax.net.ssl.SSLException;
 
-import jakarta.jms.JMSException;
-
 /** Names the TLS problem behind a failure to connect, in one line, for any client that reports it somewhere in its causes. */
 public final class TlsProblems {
 
@@ -14,12 +12,8 @@ public final class TlsProblems {
 
     /** The TLS problem among the failure's causes, or null when there is none. */
     public static String explain(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = next(cause)) {
-            if (cause instanceof SSLException ssl) {
-                return describe(ssl);
-            }
-        }
-        return null;
+        SSLException ssl = Failures.find(failure, SSLException.class);
+        return ssl == null ? null : describe(ssl);
     }
 
     /** A failed handshake in words an operator acts on: the certificate is not trusted, or names another host. */
@@ -33,13 +27,6 @@ public final class TlsProblems {
                     + detail + ")";
         }
         return "TLS handshake failed (a certificate or protocol mismatch with the broker's acceptor): " + detail;
-    }
-
-    private static Throwable next(Throwable e) {
-        if (e instanceof JMSException jms && jms.getLinkedException() != null && jms.getLinkedException() != e.getCause()) {
-            return jms.getLinkedException();
-        }
-        return e.getCause() == e ? null : e.getCause();
     }
 
     private static String rootMessage(Throwable e) {

@@ -22,4 +22,18 @@ class FailuresTest {
         assertThat(Failures.message(linked)).isEqualTo("reset");
         assertThat(Failures.message(new JMSException(null))).isEqualTo("JMSException");
     }
+
+    /** A JMS exception's cause and its linked exception are both followed where they differ, and a chain that comes back ends. */
+    @Test
+    void everythingAFailureWrapsIsSeenOnce() {
+        JMSException outer = new JMSException("outer");
+        IOException cause = new IOException("cause");
+        JMSException linked = new JMSException("linked");
+        outer.initCause(cause);
+        outer.setLinkedException(linked);
+        linked.setLinkedException(outer); // back to the start
+        assertThat(Failures.chain(outer)).containsExactly(outer, cause, linked);
+        assertThat(Failures.find(outer, JMSException.class)).isSameAs(outer);
+        assertThat(Failures.causedBy(linked, IOException.class)).isTrue();
+    }
 }

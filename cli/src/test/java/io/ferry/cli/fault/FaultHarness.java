@@ -101,6 +101,7 @@ final class FaultHarness implements AutoCloseable {
     FaultHarness localBroker(Kind kind) {
         this.localKind = kind;
         if (kind == Kind.RABBITMQ) {
+            assumeRabbitMqOnLoopback();
             in = ownQueue("in");
         }
         return this;
@@ -110,14 +111,19 @@ final class FaultHarness implements AutoCloseable {
     FaultHarness remoteBroker(Kind kind) {
         this.remoteKind = kind;
         if (kind == Kind.RABBITMQ) {
+            assumeRabbitMqOnLoopback();
             out = ownQueue("out");
         }
         return this;
     }
 
-    private static String ownQueue(String role) {
-        // Faults are made on this machine only: the server must be on loopback, where a proxy's port can be cut.
+    /** Faults are made on this machine only: the test is skipped unless the server is on loopback, where a proxy's port can be cut. */
+    private static void assumeRabbitMqOnLoopback() {
         assumeTrue(RabbitMqTestServer.onLoopback(), "the fault tests cut off a RabbitMQ server on 127.0.0.1 only, not " + RabbitMqTestServer.url());
+    }
+
+    /** A queue name of the harness's own, on a server other runs share. */
+    private static String ownQueue(String role) {
         return "ferry-fault-" + role + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
@@ -173,11 +179,11 @@ final class FaultHarness implements AutoCloseable {
     }
 
     int localPort() {
-        return localKind == Kind.RABBITMQ ? rabbitMqPort() : localPort;
+        return localKind == Kind.RABBITMQ ? RabbitMqTestServer.port() : localPort;
     }
 
     int remotePort() {
-        return remoteKind == Kind.RABBITMQ ? rabbitMqPort() : remotePort;
+        return remoteKind == Kind.RABBITMQ ? RabbitMqTestServer.port() : remotePort;
     }
 
     String localUrl() {
@@ -186,10 +192,6 @@ final class FaultHarness implements AutoCloseable {
 
     String remoteUrl() {
         return url(remoteKind, remotePort());
-    }
-
-    private static int rabbitMqPort() {
-        return RabbitMqTestServer.port();
     }
 
     /** A broker's URL on a loopback port (the broker's own or a proxy's). */
@@ -272,7 +274,7 @@ final class FaultHarness implements AutoCloseable {
 
     ChildProcess startAdapter() throws Exception {
         if (localOverAmqp && localKind != Kind.ARTEMIS || remoteOverAmqp && remoteKind != Kind.ARTEMIS) {
-            throw new IllegalStateException("AMQP is tested against the Artemis acceptor (the Classic broker here has no AMQP port)");
+            throw new IllegalStateException("a side reached over AMQP is an Artemis broker here (the harness's Classic broker has no AMQP port)");
         }
         Map<String, Object> localConnection = adapterConnection(localKind, localOverAmqp, adapterLocalPort > 0 ? adapterLocalPort : localPort());
         if (!localTransactions) {
@@ -300,15 +302,16 @@ final class FaultHarness implements AutoCloseable {
      * when it is not the default (artemis).
      */
     private static Map<String, Object> adapterConnection(Kind kind, boolean overAmqp, int port) {
-        String provider = overAmqp ? "amqp" : kind.provider;
+        ConnectionSettings reached = overAmqp ? new ConnectionSettings("adapter", "amqp", "amqp://127.0.0.1:" + port, null, null, null, Map.of(), true)
+                : client("adapter", kind, url(kind, port));
         Map<String, Object> settings = new LinkedHashMap<>();
-        if (!Kind.ARTEMIS.provider.equals(provider)) {
-            settings.put("provider", provider);
+        if (!Kind.ARTEMIS.provider.equals(reached.provider())) {
+            settings.put("provider", reached.provider());
         }
-        settings.put("url", overAmqp ? "amqp://127.0.0.1:" + port : url(kind, port));
-        if (kind == Kind.RABBITMQ) {
-            settings.put("user", RabbitMqTestServer.user());
-            settings.put("password", RabbitMqTestServer.password());
+        settings.put("url", reached.url());
+        if (reached.user() != null) {
+            settings.put("user", reached.user());
+            settings.put("password", reached.password());
         }
         return settings;
     }
@@ -388,14 +391,21 @@ final class FaultHarness implements AutoCloseable {
     public void close() {
         // The adapter first (also when a broker was started again after it), so that it drains into
         // brokers that are still there.
-        for (int i = all.size() - 1; i >= 0; i--) {
-            if (all.get(i).name().equals("adapter")) {
+        try {
+            for (int i = all.size() - 1; i >= 0; i--) {
+                if (all.get(i).name().equals("adapter")) {
+                    all.get(i).close();
+                }
+            }
+            for (int i = all.size() - 1; i >= 0; i--) {
                 all.get(i).close();
             }
+        } finally {
+            deleteOwnQueues();
         }
-        for (int i = all.size() - 1; i >= 0; i--) {
-            all.get(i).close();
-        }
+    }
+
+    private void deleteOwnQueues() {
         List<String> ownQueues = new ArrayList<>();
         if (localKind == Kind.RABBITMQ) {
             ownQueues.add(in);

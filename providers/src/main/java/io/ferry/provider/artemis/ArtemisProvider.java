@@ -183,7 +183,7 @@ public final class ArtemisProvider implements BrokerProvider {
     @Override
     public String explainLoss(ConnectionSettings settings, Throwable failure) {
         // The JMS layer wraps the client's exception as a cause, a linked exception, or only its text.
-        for (Throwable cause = failure; cause != null; cause = Failures.next(cause)) {
+        for (Throwable cause : Failures.chain(failure)) {
             String message = String.valueOf(cause.getMessage());
             boolean callTimedOut = message.contains(CALL_TIMED_OUT);
             if (callTimedOut || message.contains(NO_DATA_FROM_BROKER) || cause instanceof ActiveMQConnectionTimedOutException) {

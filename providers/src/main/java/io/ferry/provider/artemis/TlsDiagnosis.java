@@ -17,6 +17,7 @@ import org.apache.activemq.artemis.core.remoting.impl.ssl.SSLSupport;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.activemq.artemis.utils.ConfigurationHelper;
 
+import io.ferry.core.provider.Failures;
 import io.ferry.core.provider.TlsProblems;
 
 /**
@@ -35,10 +36,9 @@ final class TlsDiagnosis {
 
     /** One line naming the TLS problem behind the failure, or null when TLS is not off or not the cause. */
     static String explain(ActiveMQConnectionFactory factory, JMSException failure) {
-        for (Throwable cause = failure; cause != null; cause = next(cause)) {
-            if (cause instanceof SSLException ssl) {
-                return TlsProblems.describe(ssl);
-            }
+        SSLException ssl = Failures.find(failure, SSLException.class);
+        if (ssl != null) {
+            return TlsProblems.describe(ssl);
         }
         TransportConfiguration[] connectors = factory.getStaticConnectors();
         if (connectors == null || connectors.length == 0) {
@@ -90,12 +90,5 @@ final class TlsDiagnosis {
 
     private static String string(Map<String, Object> params, String name, String fallback) {
         return ConfigurationHelper.getStringProperty(name, fallback, params);
-    }
-
-    private static Throwable next(Throwable e) {
-        if (e instanceof JMSException jms && jms.getLinkedException() != null && jms.getLinkedException() != e.getCause()) {
-            return jms.getLinkedException();
-        }
-        return e.getCause() == e ? null : e.getCause();
     }
 }

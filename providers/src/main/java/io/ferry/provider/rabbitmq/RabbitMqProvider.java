@@ -3,6 +3,7 @@ package io.ferry.provider.rabbitmq;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.security.NoSuchAlgorithmException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,7 +33,7 @@ import io.ferry.core.provider.TlsProblems;
  * is the durable queue {@code in}); messages sent by other AMQP 0-9-1 clients are not JMS messages.
  *
  * <p>Two options of RabbitMQ's URI form are read from the query, with defaults of Ferry's: {@code heartbeat}
- * ({@value #HEARTBEAT_S} s; the client's own asks for 60 s) and {@code connection_timeout}
+ * ({@value #HEARTBEAT_SECONDS} s; the client's own asks for 60 s) and {@code connection_timeout}
  * ({@link SilentNetwork#CONNECT_TIMEOUT_MS} ms), so that a network gone silent is found out within seconds; any other
  * option is refused rather than ignored.
  *
@@ -52,12 +53,16 @@ public final class RabbitMqProvider implements BrokerProvider {
      * The heartbeat Ferry asks for, in seconds (the protocol's unit). Both ends send one after half of it without other
      * frames; the client gives the connection up after two and a quarter heartbeats without data, the broker after two.
      */
-    static final int HEARTBEAT_S = 2;
+    static final int HEARTBEAT_SECONDS = 2;
     private static final String HEARTBEAT = "heartbeat";
     private static final String CONNECTION_TIMEOUT = "connection_timeout";
-    private static final Pattern MISSED_HEARTBEAT = Pattern.compile("Heartbeat missing with heartbeat = (\\d+) seconds");
-    private static final Map<String, String> DEFAULT_OPTIONS = Map.of(HEARTBEAT, Integer.toString(HEARTBEAT_S),
+    /** The options read from the URL's query, each with Ferry's default. */
+    private static final Map<String, String> OPTION_DEFAULTS = Map.of(HEARTBEAT, Integer.toString(HEARTBEAT_SECONDS),
             CONNECTION_TIMEOUT, Integer.toString(SilentNetwork.CONNECT_TIMEOUT_MS));
+    /** How the client words missed heartbeats, on blocking I/O (its default) and on NIO or Netty. */
+    private static final Pattern MISSED_HEARTBEAT = Pattern.compile("(?:heartbeat = |heartbeat interval: )(\\d+) seconds");
+    /** RabbitMQ refusing the client's declaration of a queue that was declared with arguments. */
+    private static final Pattern QUEUE_WITH_ARGUMENTS = Pattern.compile("PRECONDITION_FAILED - inequivalent arg '([^']*)' for queue '([^']*)'");
 
     @Override
     public String name() {
@@ -70,17 +75,16 @@ public final class RabbitMqProvider implements BrokerProvider {
         if (addresses.size() > 1) {
             throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': give one broker's URL");
         }
-        String query;
+        Map<String, String> options;
         try {
-            query = new URI(settings.url()).getRawQuery();
+            options = queryOptions(settings.url());
         } catch (URISyntaxException e) {
             throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + e.getMessage(), e);
         }
-        for (String option : query == null || query.isEmpty() ? new String[0] : query.split("&")) {
-            String[] nameAndValue = option.split("=", 2);
-            String name = nameAndValue[0];
-            String value = nameAndValue.length > 1 ? nameAndValue[1] : "";
-            if (!DEFAULT_OPTIONS.containsKey(name)) {
+        for (Map.Entry<String, String> option : options.entrySet()) {
+            String name = option.getKey();
+            String value = option.getValue();
+            if (!OPTION_DEFAULTS.containsKey(name)) {
                 throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': option '" + name + "' is not one of "
                         + HEARTBEAT + " (seconds), " + CONNECTION_TIMEOUT + " (milliseconds)");
             }
@@ -125,7 +129,13 @@ public final class RabbitMqProvider implements BrokerProvider {
 
     /** What Ferry sets on the underlying AMQP 0-9-1 client's factory, after the JMS client has set it up. */
     static Consumer<com.rabbitmq.client.ConnectionFactory> amqpSettings(String url) {
-        Map<String, String> options = BrokerUrls.options(BrokerUrls.withDefaults(url, DEFAULT_OPTIONS));
+        Map<String, String> options;
+        try {
+            options = queryOptions(url);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(e); // check(), which comes first, refuses such a URL
+        }
+        OPTION_DEFAULTS.forEach(options::putIfAbsent);
         int heartbeat = Integer.parseInt(options.get(HEARTBEAT));
         int connectionTimeout = Integer.parseInt(options.get(CONNECTION_TIMEOUT));
         return amqp -> {
@@ -137,24 +147,43 @@ public final class RabbitMqProvider implements BrokerProvider {
         };
     }
 
+    /** The URL's query options by name ({@code ?a=1&b}: a is "1", b is ""); the last of a name wins. */
+    private static Map<String, String> queryOptions(String url) throws URISyntaxException {
+        String query = new URI(url).getRawQuery();
+        Map<String, String> options = new LinkedHashMap<>();
+        for (String option : query == null || query.isEmpty() ? new String[0] : query.split("&")) {
+            String[] nameAndValue = option.split("=", 2);
+            options.put(nameAndValue[0], nameAndValue.length > 1 ? nameAndValue[1] : "");
+        }
+        return options;
+    }
+
     @Override
     public String explain(ConnectionSettings settings, JMSException failure) {
         return TlsProblems.explain(failure);
     }
 
     /**
-     * The client says "Heartbeat missing with heartbeat = 2 seconds", naming the timer rather than the likely cause. Its
-     * MissedHeartbeatException is often known only by that message: the shutdown that wraps it for later calls (an
-     * AlreadyClosedException) carries it in its text, not as its cause. The heartbeat named is the one agreed with the
-     * broker, the shorter of the two sides'.
+     * Two losses the client words poorly. Missed heartbeats ("Heartbeat missing with heartbeat = 2 seconds") name the
+     * timer rather than the likely cause; the client's MissedHeartbeatException is often known only by that text (the
+     * shutdown that wraps it for later calls, an AlreadyClosedException, carries it in its message, not as its cause),
+     * and the heartbeat it names is the one agreed with the broker. A queue declared with arguments is refused each
+     * time the client declares it (durable, with none), which would otherwise read as a broker fault.
      */
     @Override
     public String explainLoss(ConnectionSettings settings, Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = Failures.next(cause)) {
-            Matcher missed = MISSED_HEARTBEAT.matcher(String.valueOf(cause.getMessage()));
+        for (Throwable cause : Failures.chain(failure)) {
+            String message = String.valueOf(cause.getMessage());
+            Matcher missed = MISSED_HEARTBEAT.matcher(message);
             if (missed.find()) {
                 // The client gives up at its 9th read of a quarter heartbeat without data.
                 return SilentNetwork.noData(Long.parseLong(missed.group(1)) * 9 * 1000 / 4);
+            }
+            Matcher refused = QUEUE_WITH_ARGUMENTS.matcher(message);
+            if (refused.find()) {
+                return "queue '" + refused.group(2) + "' was declared with the argument '" + refused.group(1) + "', and the rabbitmq provider's "
+                        + "client declares each queue it uses without any: set that by policy, or reach the queue through amqp (RabbitMQ: "
+                        + message.substring(refused.start()).replaceFirst(", class-id=.*", "") + ")";
             }
         }
         return null;

@@ -42,7 +42,7 @@ class RabbitMqProviderTest {
     void theClientHearsOfASilentNetworkWithinSecondsUnlessTheUrlSaysOtherwise() {
         ConnectionFactory defaults = new ConnectionFactory();
         RabbitMqProvider.amqpSettings("amqp://127.0.0.1:5672/%2f").accept(defaults);
-        assertThat(defaults.getRequestedHeartbeat()).isEqualTo(RabbitMqProvider.HEARTBEAT_S);
+        assertThat(defaults.getRequestedHeartbeat()).isEqualTo(RabbitMqProvider.HEARTBEAT_SECONDS);
         assertThat(defaults.getConnectionTimeout()).isEqualTo(SilentNetwork.CONNECT_TIMEOUT_MS);
         assertThat(defaults.isAutomaticRecoveryEnabled()).as("the client's own recovery").isFalse();
         ConnectionFactory own = new ConnectionFactory();
@@ -69,7 +69,24 @@ class RabbitMqProviderTest {
         AlreadyClosedException closed = new AlreadyClosedException(shutdown);
         assertThat(closed.getCause()).isNull();
         assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f"), closed)).isEqualTo("no data from the broker for 4500 ms (network silent?)");
+        // The wording on NIO or Netty.
+        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f"), new MissedHeartbeatException(
+                "Detected missed server heartbeats, heartbeat interval: 2 seconds, RabbitMQ node hostname: 127.0.0.1")))
+                .isEqualTo("no data from the broker for 4500 ms (network silent?)");
         assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f"), new JMSException("Connection reset"))).isNull();
+    }
+
+    /** RabbitMQ refuses the client's declaration of a queue declared with arguments; said so, with what to do. */
+    @Test
+    void aQueueDeclaredWithArgumentsIsExplainedWithWhatToDo() {
+        JMSException refused = new JMSException(null);
+        refused.initCause(new ShutdownSignalException(false, false, null, null, "channel error; protocol method: "
+                + "#method<channel.close>(reply-code=406, reply-text=PRECONDITION_FAILED - inequivalent arg 'x-queue-type' for queue 'orders' in vhost "
+                + "'/': received none but current is the value 'quorum' of type 'longstr', class-id=50, method-id=10)", null));
+        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f"), refused)).isEqualTo("queue 'orders' was declared with the argument "
+                + "'x-queue-type', and the rabbitmq provider's client declares each queue it uses without any: set that by policy, or reach the "
+                + "queue through amqp (RabbitMQ: PRECONDITION_FAILED - inequivalent arg 'x-queue-type' for queue 'orders' in vhost '/': received none "
+                + "but current is the value 'quorum' of type 'longstr')");
     }
 
     private void assertRefused(String url, String reason) {
