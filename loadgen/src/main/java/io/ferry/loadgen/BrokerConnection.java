@@ -35,11 +35,13 @@ final class BrokerConnection implements AutoCloseable {
     private static final Set<String> PROBED = Set.of("tcp", "amqp", "nio");
 
     private final Connection connection;
-    private final boolean transacted;
+    private final ConnectionSettings settings;
+    private final BrokerProvider provider;
 
-    private BrokerConnection(Connection connection, boolean transacted) {
+    private BrokerConnection(Connection connection, ConnectionSettings settings, BrokerProvider provider) {
         this.connection = connection;
-        this.transacted = transacted;
+        this.settings = settings;
+        this.provider = provider;
     }
 
     static BrokerConnection open(ConnectionSettings settings) throws LoadException {
@@ -58,7 +60,7 @@ final class BrokerConnection implements AutoCloseable {
         try {
             Connection connection = settings.user() == null ? factory.createConnection()
                     : factory.createConnection(settings.user(), settings.password());
-            return new BrokerConnection(connection, settings.transacted());
+            return new BrokerConnection(connection, settings, provider);
         } catch (JMSException | RuntimeException e) {
             throw new LoadException("cannot connect to " + settings.location() + ": " + reason(e, probe), e);
         }
@@ -73,12 +75,19 @@ final class BrokerConnection implements AutoCloseable {
      * transactions, acknowledged by hand otherwise ({@link #complete}).
      */
     Session batchSession() throws JMSException {
-        return transacted ? connection.createSession(Session.SESSION_TRANSACTED) : connection.createSession(Session.CLIENT_ACKNOWLEDGE);
+        return session(settings.transacted() ? Session.SESSION_TRANSACTED : Session.CLIENT_ACKNOWLEDGE);
+    }
+
+    /** A session in this acknowledge mode, set up as the provider sets up the adapter's. */
+    Session session(int acknowledgeMode) throws JMSException {
+        Session session = connection.createSession(acknowledgeMode);
+        provider.sessionOpened(settings, session);
+        return session;
     }
 
     /** Completes a batch of what a {@link #batchSession()} received: commits it, or acknowledges it. */
     void complete(Session session, jakarta.jms.Message last) throws JMSException {
-        if (transacted) {
+        if (settings.transacted()) {
             session.commit();
         } else if (last != null) {
             last.acknowledge();

@@ -56,7 +56,7 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
         BrokerConnection connection = BrokerConnection.open(settings.broker());
         try {
             boolean transacted = settings.transactionSize() > 1;
-            Session session = connection.connection().createSession(transacted, transacted ? Session.SESSION_TRANSACTED : Session.AUTO_ACKNOWLEDGE);
+            Session session = connection.session(transacted ? Session.SESSION_TRANSACTED : Session.AUTO_ACKNOWLEDGE);
             MessageProducer producer = session.createProducer(session.createQueue(settings.queue()));
             producer.setDeliveryMode(settings.persistent() ? DeliveryMode.PERSISTENT : DeliveryMode.NON_PERSISTENT);
             producer.setTimeToLive(settings.timeToLiveMillis());

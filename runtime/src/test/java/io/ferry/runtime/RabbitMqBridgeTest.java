@@ -87,7 +87,26 @@ class RabbitMqBridgeTest {
         }
     }
 
-    /** A quorum queue, which the rabbitmq provider cannot use (below), is reached through the AMQP 1.0 plugin. */
+    /** Quorum queues, which RabbitMQ refuses to declare again without their type, through queue_type=quorum in the URL. */
+    @Test
+    void quorumQueuesBothWays() throws Exception {
+        declare(in, Map.of("x-queue-type", "quorum"));
+        declare(out, Map.of("x-queue-type", "quorum"));
+        try (TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
+            bridge(quorum("local"), in, CrossVendorBridgeTest.artemis("remote", artemis.url()), "out");
+        }
+        try (TestBroker artemis = TestBroker.started("local", dir.resolve("artemis-2"))) {
+            bridge(CrossVendorBridgeTest.artemis("local", artemis.url()), "in", quorum("remote"), out);
+        }
+    }
+
+    private static ConnectionSettings quorum(String name) {
+        ConnectionSettings server = RabbitMqTestServer.settings(name);
+        return new ConnectionSettings(name, server.provider(), server.url() + "?queue_type=quorum", server.user(), server.password(), null,
+                Map.of(), true);
+    }
+
+    /** A quorum queue is reached through the AMQP 1.0 plugin too. */
     @Test
     @EnabledIfEnvironmentVariable(named = "FERRY_TEST_RABBITMQ_AMQP10", matches = "true")
     void artemisToARabbitMqQuorumQueueOverAmqp10() throws Exception {
@@ -129,9 +148,9 @@ class RabbitMqBridgeTest {
     }
 
     /**
-     * A queue declared with arguments (a length limit here; a quorum queue likewise) cannot be a target or a source
-     * through rabbitmq: its client declares each queue it uses, durable and with none, which RabbitMQ refuses for such
-     * a queue. The adapter says so, with what to do and RabbitMQ's reason, and moves nothing.
+     * A queue declared with arguments (a length limit here) cannot be a target or a source through rabbitmq: its client
+     * declares each queue it uses, durable and with none (or only its queue_type), which RabbitMQ refuses for such a
+     * queue. The adapter says so, with what to do and RabbitMQ's reason, and moves nothing.
      */
     @Test
     void aTargetQueueDeclaredWithArgumentsIsRefusedWithRabbitMqsReason() throws Exception {
@@ -172,7 +191,8 @@ class RabbitMqBridgeTest {
              RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml())) {
             await().atMost(DEADLINE).until(() -> log.count(Level.WARN, side + " connection lost: queue '" + queueWithArguments
                     + "' was declared with the argument 'x-max-length', and the rabbitmq provider's client declares each queue it uses without "
-                    + "any: set that by policy, or reach the queue through amqp (RabbitMQ: PRECONDITION_FAILED - inequivalent arg 'x-max-length'") > 0);
+                    + "any but its type: set that by policy, or reach the queue through amqp (RabbitMQ: PRECONDITION_FAILED - inequivalent arg "
+                    + "'x-max-length'") > 0);
         }
     }
 

@@ -200,7 +200,9 @@ public final class SharedConnection implements AutoCloseable {
             connect();
         }
         try {
-            return new OpenedSession(connection.createSession(acknowledgeMode), generation);
+            Session session = connection.createSession(acknowledgeMode);
+            provider.sessionOpened(settings, session);
+            return new OpenedSession(session, generation);
         } catch (JMSException | RuntimeException e) {
             markFailed(connection, e, false);
             throw JmsFailures.asJms(e);

@@ -113,6 +113,10 @@ public interface BrokerProvider {
         return null;
     }
 
+    /** Sets up a session the adapter opened on this connection, before anything is created through it. */
+    default void sessionOpened(ConnectionSettings settings, Session session) throws JMSException {
+    }
+
     /**
      * Whether a property of a received message is the client's or broker's own bookkeeping rather than the
      * sender's, and so is not bridged (besides those the JMS specification reserves, which are never bridged).

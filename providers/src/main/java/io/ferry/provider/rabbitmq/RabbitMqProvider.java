@@ -7,14 +7,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
+import jakarta.jms.Session;
 
 import com.rabbitmq.jms.admin.RMQConnectionFactory;
+import com.rabbitmq.jms.client.RMQSession;
 
 import io.ferry.core.provider.BeanProperties;
 import io.ferry.core.provider.BrokerProvider;
@@ -56,6 +59,9 @@ public final class RabbitMqProvider implements BrokerProvider {
     static final int HEARTBEAT_SECONDS = 2;
     private static final String HEARTBEAT = "heartbeat";
     private static final String CONNECTION_TIMEOUT = "connection_timeout";
+    /** The type of the queues the client declares ({@code x-queue-type}); unset, it declares none and RabbitMQ's default applies. */
+    private static final String QUEUE_TYPE = "queue_type";
+    private static final Set<String> QUEUE_TYPES = Set.of("classic", "quorum");
     /** The options read from the URL's query, each with Ferry's default. */
     private static final Map<String, String> OPTION_DEFAULTS = Map.of(HEARTBEAT, Integer.toString(HEARTBEAT_SECONDS),
             CONNECTION_TIMEOUT, Integer.toString(SilentNetwork.CONNECT_TIMEOUT_MS));
@@ -63,6 +69,7 @@ public final class RabbitMqProvider implements BrokerProvider {
     private static final Pattern MISSED_HEARTBEAT = Pattern.compile("(?:heartbeat = |heartbeat interval: )(\\d+) seconds");
     /** RabbitMQ refusing the client's declaration of a queue that was declared with arguments. */
     private static final Pattern QUEUE_WITH_ARGUMENTS = Pattern.compile("PRECONDITION_FAILED - inequivalent arg '([^']*)' for queue '([^']*)'");
+    private static final Pattern CURRENT_VALUE = Pattern.compile("current is the value '([^']*)'");
 
     @Override
     public String name() {
@@ -84,9 +91,17 @@ public final class RabbitMqProvider implements BrokerProvider {
         for (Map.Entry<String, String> option : options.entrySet()) {
             String name = option.getKey();
             String value = option.getValue();
+            if (name.equals(QUEUE_TYPE)) {
+                if (!QUEUE_TYPES.contains(value)) {
+                    throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + QUEUE_TYPE + " '" + value + "' is not one of "
+                            + String.join(", ", new TreeSet<>(QUEUE_TYPES)));
+                }
+                continue;
+            }
             if (!OPTION_DEFAULTS.containsKey(name)) {
                 throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': option '" + name + "' is not one of "
-                        + HEARTBEAT + " (seconds), " + CONNECTION_TIMEOUT + " (milliseconds)");
+                        + HEARTBEAT + " (seconds), " + CONNECTION_TIMEOUT + " (milliseconds), " + QUEUE_TYPE + " (" + String.join(", ",
+                        new TreeSet<>(QUEUE_TYPES)) + ")");
             }
             if (!value.matches("\\d{1,9}") || name.equals(HEARTBEAT) && Integer.parseInt(value) > 65_535) {
                 throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + name + " '" + value + "' is not a whole number"
@@ -129,12 +144,7 @@ public final class RabbitMqProvider implements BrokerProvider {
 
     /** What Ferry sets on the underlying AMQP 0-9-1 client's factory, after the JMS client has set it up. */
     static Consumer<com.rabbitmq.client.ConnectionFactory> amqpSettings(String url) {
-        Map<String, String> options;
-        try {
-            options = queryOptions(url);
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException(e); // check(), which comes first, refuses such a URL
-        }
+        Map<String, String> options = checkedOptions(url);
         OPTION_DEFAULTS.forEach(options::putIfAbsent);
         int heartbeat = Integer.parseInt(options.get(HEARTBEAT));
         int connectionTimeout = Integer.parseInt(options.get(CONNECTION_TIMEOUT));
@@ -145,6 +155,27 @@ public final class RabbitMqProvider implements BrokerProvider {
             amqp.setRequestedHeartbeat(heartbeat);
             amqp.setConnectionTimeout(connectionTimeout);
         };
+    }
+
+    /**
+     * The client declares each queue it uses (durable); with {@code queue_type} in the URL it declares it of that type, so
+     * that a quorum queue, which RabbitMQ refuses to declare again without its type, can be a source or a target.
+     */
+    @Override
+    public void sessionOpened(ConnectionSettings settings, Session session) throws JMSException {
+        String queueType = checkedOptions(settings.url()).get(QUEUE_TYPE);
+        if (queueType != null && session instanceof RMQSession rabbitMq) {
+            rabbitMq.setQueueDeclareArguments(Map.of("x-queue-type", queueType));
+        }
+    }
+
+    /** The options of a URL {@link #check} accepted. */
+    private static Map<String, String> checkedOptions(String url) {
+        try {
+            return queryOptions(url);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException(e); // check() refuses such a URL before anything connects
+        }
     }
 
     /** The URL's query options by name ({@code ?a=1&b}: a is "1", b is ""); the last of a name wins. */
@@ -168,7 +199,7 @@ public final class RabbitMqProvider implements BrokerProvider {
      * timer rather than the likely cause; the client's MissedHeartbeatException is often known only by that text (the
      * shutdown that wraps it for later calls, an AlreadyClosedException, carries it in its message, not as its cause),
      * and the heartbeat it names is the one agreed with the broker. A queue declared with arguments is refused each
-     * time the client declares it (durable, with none), which would otherwise read as a broker fault.
+     * time the client declares it (durable, with none but its queue_type), which would otherwise read as a broker fault.
      */
     @Override
     public String explainLoss(ConnectionSettings settings, Throwable failure) {
@@ -181,9 +212,14 @@ public final class RabbitMqProvider implements BrokerProvider {
             }
             Matcher refused = QUEUE_WITH_ARGUMENTS.matcher(message);
             if (refused.find()) {
+                String reason = " (RabbitMQ: " + message.substring(refused.start()).replaceFirst(", class-id=.*", "") + ")";
+                Matcher type = CURRENT_VALUE.matcher(message);
+                if (refused.group(1).equals("x-queue-type") && type.find(refused.end())) {
+                    return "queue '" + refused.group(2) + "' is a " + type.group(1) + " queue: give its type in the URL (" + QUEUE_TYPE + "="
+                            + type.group(1) + ")" + reason;
+                }
                 return "queue '" + refused.group(2) + "' was declared with the argument '" + refused.group(1) + "', and the rabbitmq provider's "
-                        + "client declares each queue it uses without any: set that by policy, or reach the queue through amqp (RabbitMQ: "
-                        + message.substring(refused.start()).replaceFirst(", class-id=.*", "") + ")";
+                        + "client declares each queue it uses without any but its type: set that by policy, or reach the queue through amqp" + reason;
             }
         }
         return null;

@@ -27,8 +27,10 @@ class RabbitMqProviderTest {
     void theUrlMaySetTheHeartbeatAndTheConnectTimeoutAndNothingElse() {
         provider.check(settings("amqp://127.0.0.1:5672/%2f?heartbeat=10&connection_timeout=5000"));
         provider.check(settings("amqp://127.0.0.1:5672/%2f?heartbeat=0"));
+        provider.check(settings("amqp://127.0.0.1:5672/%2f?queue_type=quorum"));
+        assertRefused("amqp://127.0.0.1:5672/%2f?queue_type=stream", "queue_type 'stream' is not one of classic, quorum");
         assertRefused("amqp://127.0.0.1:5672/%2f?channel_max=10",
-                "option 'channel_max' is not one of heartbeat (seconds), connection_timeout (milliseconds)");
+                "option 'channel_max' is not one of heartbeat (seconds), connection_timeout (milliseconds), queue_type (classic, quorum)");
         assertRefused("amqp://127.0.0.1:5672/%2f?Heartbeat=10", "option 'Heartbeat' is not one of");
         assertRefused("amqp://127.0.0.1:5672/%2f?heartbeat=2s", "heartbeat '2s' is not a whole number from 0 (the broker's) to 65535");
         assertRefused("amqp://127.0.0.1:5672/%2f?heartbeat=65536", "heartbeat '65536' is not a whole number from 0 (the broker's) to 65535");
@@ -79,14 +81,23 @@ class RabbitMqProviderTest {
     /** RabbitMQ refuses the client's declaration of a queue declared with arguments; said so, with what to do. */
     @Test
     void aQueueDeclaredWithArgumentsIsExplainedWithWhatToDo() {
+        String quorum = "PRECONDITION_FAILED - inequivalent arg 'x-queue-type' for queue 'orders' in vhost '/': received none but current is the "
+                + "value 'quorum' of type 'longstr'";
+        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f"), refusedDeclaration(quorum)))
+                .isEqualTo("queue 'orders' is a quorum queue: give its type in the URL (queue_type=quorum) (RabbitMQ: " + quorum + ")");
+        String limited = "PRECONDITION_FAILED - inequivalent arg 'x-max-length' for queue 'orders' in vhost '/': received none but current is "
+                + "the value '5' of type 'signedint'";
+        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f"), refusedDeclaration(limited))).isEqualTo("queue 'orders' was "
+                + "declared with the argument 'x-max-length', and the rabbitmq provider's client declares each queue it uses without any but its "
+                + "type: set that by policy, or reach the queue through amqp (RabbitMQ: " + limited + ")");
+    }
+
+    /** As the JMS client reports RabbitMQ closing its channel: no message of its own, the broker's reply in the cause's. */
+    private static JMSException refusedDeclaration(String replyText) {
         JMSException refused = new JMSException(null);
-        refused.initCause(new ShutdownSignalException(false, false, null, null, "channel error; protocol method: "
-                + "#method<channel.close>(reply-code=406, reply-text=PRECONDITION_FAILED - inequivalent arg 'x-queue-type' for queue 'orders' in vhost "
-                + "'/': received none but current is the value 'quorum' of type 'longstr', class-id=50, method-id=10)", null));
-        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f"), refused)).isEqualTo("queue 'orders' was declared with the argument "
-                + "'x-queue-type', and the rabbitmq provider's client declares each queue it uses without any: set that by policy, or reach the "
-                + "queue through amqp (RabbitMQ: PRECONDITION_FAILED - inequivalent arg 'x-queue-type' for queue 'orders' in vhost '/': received none "
-                + "but current is the value 'quorum' of type 'longstr')");
+        refused.initCause(new ShutdownSignalException(false, false, null, null, "channel error; protocol method: #method<channel.close>("
+                + "reply-code=406, reply-text=" + replyText + ", class-id=50, method-id=10)", null));
+        return refused;
     }
 
     private void assertRefused(String url, String reason) {

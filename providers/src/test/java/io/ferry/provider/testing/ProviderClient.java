@@ -23,6 +23,7 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 
+import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.BrokerProviders;
 import io.ferry.core.provider.ConnectionSettings;
 
@@ -41,11 +42,13 @@ public final class ProviderClient implements AutoCloseable {
     private final boolean transacted;
 
     public ProviderClient(ConnectionSettings settings) throws JMSException {
-        jakarta.jms.ConnectionFactory factory = BrokerProviders.onClassPath().checked(settings).connectionFactory(settings);
+        BrokerProvider provider = BrokerProviders.onClassPath().checked(settings);
+        jakarta.jms.ConnectionFactory factory = provider.connectionFactory(settings);
         connection = settings.user() == null ? factory.createConnection() : factory.createConnection(settings.user(), settings.password());
         connection.start();
         transacted = settings.transacted();
         session = transacted ? connection.createSession(Session.SESSION_TRANSACTED) : connection.createSession(Session.CLIENT_ACKNOWLEDGE);
+        provider.sessionOpened(settings, session);
     }
 
     public Session session() {
