@@ -196,6 +196,15 @@ class FerryCommandLineTest {
         assertThat(run("peer", "--kind", "mule").exitCode()).isEqualTo(2);
     }
 
+    /** The rabbitmq provider sets the queue type on the sessions Ferry opens; a peer bridge opens its own, so it is refused there. */
+    @Test
+    void aQueueTypeForAPeerBridgeIsRefusedInOneLine() {
+        CommandRun result = run("peer", "--kind", "jms-bridge", "--source-provider", "rabbitmq", "--source-url", "amqp://127.0.0.1:1/%2f?queue_type=quorum");
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).startsWith("ferry peer: --source-url: queue_type is not applied to the sessions a peer bridge opens; reach a "
+                + "quorum queue through amqp");
+    }
+
     @Test
     void anUnknownBrokerNameIsRefused() {
         CommandRun result = run("broker", "--name", "middle");

@@ -17,6 +17,8 @@ import picocli.CommandLine.Spec;
 
 import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.BrokerProviders;
+import io.ferry.core.provider.BrokerUrls;
+import io.ferry.provider.rabbitmq.RabbitMqProvider;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.provider.InvalidConnectionException;
 import io.ferry.process.ReadySignal;
@@ -178,6 +180,11 @@ public final class PeerCommand implements Callable<Integer> {
         } catch (InvalidConnectionException e) {
             String option = "--" + side + ("url".equals(e.setting()) ? "-url" : "-provider");
             throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+        }
+        if (RabbitMqProvider.NAME.equals(provider) && BrokerUrls.option(url, RabbitMqProvider.QUEUE_TYPE) != null) {
+            // The rabbitmq provider applies it to each session Ferry opens; a peer bridge opens its own.
+            throw new ParameterException(spec.commandLine(), "--" + side + "-url: " + RabbitMqProvider.QUEUE_TYPE + " is not applied to the "
+                    + "sessions a peer bridge opens; reach a quorum queue through amqp");
         }
         return new PeerBridge.Endpoint(broker.provider() + " " + broker.maskedUrl(), () -> client.connectionFactory(broker), queue);
     }

@@ -102,8 +102,8 @@ class RabbitMqBridgeTest {
 
     private static ConnectionSettings quorum(String name) {
         ConnectionSettings server = RabbitMqTestServer.settings(name);
-        return new ConnectionSettings(name, server.provider(), server.url() + "?queue_type=quorum", server.user(), server.password(), null,
-                Map.of(), true);
+        String url = server.url() + (server.url().contains("?") ? "&" : "?") + "queue_type=quorum";
+        return new ConnectionSettings(name, server.provider(), url, server.user(), server.password(), null, Map.of(), true);
     }
 
     /** A quorum queue is reached through the AMQP 1.0 plugin too. */

@@ -17,6 +17,7 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 
 import io.ferry.core.provider.BridgeProperties;
+import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.BrokerProviders;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.loadgen.DeliveryLedger;
@@ -67,8 +68,10 @@ final class TargetLedger implements AutoCloseable {
             expected.put(run.producerId(i), run.messagesOf(i));
         }
         this.ledger = new DeliveryLedger(expected);
-        this.connection = BrokerProviders.onClassPath().checked(broker).connectionFactory(broker).createConnection();
+        BrokerProvider provider = BrokerProviders.onClassPath().checked(broker);
+        this.connection = provider.connectionFactory(broker).createConnection();
         Session session = connection.createSession(Session.SESSION_TRANSACTED);
+        provider.sessionOpened(broker, session);
         MessageConsumer consumer = session.createConsumer(session.createQueue(queue));
         connection.start();
         this.thread = new Thread(() -> receive(session, consumer), "target-ledger");

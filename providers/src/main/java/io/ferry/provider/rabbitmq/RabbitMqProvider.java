@@ -59,9 +59,13 @@ public final class RabbitMqProvider implements BrokerProvider {
     static final int HEARTBEAT_SECONDS = 2;
     private static final String HEARTBEAT = "heartbeat";
     private static final String CONNECTION_TIMEOUT = "connection_timeout";
-    /** The type of the queues the client declares ({@code x-queue-type}); unset, it declares none and RabbitMQ's default applies. */
-    private static final String QUEUE_TYPE = "queue_type";
+    /**
+     * The type of every queue the client declares on the connection ({@code x-queue-type}): source, target, error queue
+     * and a durable subscription's queue; unset, it declares none and RabbitMQ's default applies.
+     */
+    public static final String QUEUE_TYPE = "queue_type";
     private static final Set<String> QUEUE_TYPES = Set.of("classic", "quorum");
+    private static final String QUEUE_TYPES_LISTED = String.join(", ", new TreeSet<>(QUEUE_TYPES));
     /** The options read from the URL's query, each with Ferry's default. */
     private static final Map<String, String> OPTION_DEFAULTS = Map.of(HEARTBEAT, Integer.toString(HEARTBEAT_SECONDS),
             CONNECTION_TIMEOUT, Integer.toString(SilentNetwork.CONNECT_TIMEOUT_MS));
@@ -94,14 +98,13 @@ public final class RabbitMqProvider implements BrokerProvider {
             if (name.equals(QUEUE_TYPE)) {
                 if (!QUEUE_TYPES.contains(value)) {
                     throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + QUEUE_TYPE + " '" + value + "' is not one of "
-                            + String.join(", ", new TreeSet<>(QUEUE_TYPES)));
+                            + QUEUE_TYPES_LISTED);
                 }
                 continue;
             }
             if (!OPTION_DEFAULTS.containsKey(name)) {
                 throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': option '" + name + "' is not one of "
-                        + HEARTBEAT + " (seconds), " + CONNECTION_TIMEOUT + " (milliseconds), " + QUEUE_TYPE + " (" + String.join(", ",
-                        new TreeSet<>(QUEUE_TYPES)) + ")");
+                        + HEARTBEAT + " (seconds), " + CONNECTION_TIMEOUT + " (milliseconds), " + QUEUE_TYPE + " (" + QUEUE_TYPES_LISTED + ")");
             }
             if (!value.matches("\\d{1,9}") || name.equals(HEARTBEAT) && Integer.parseInt(value) > 65_535) {
                 throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + name + " '" + value + "' is not a whole number"
@@ -169,6 +172,18 @@ public final class RabbitMqProvider implements BrokerProvider {
         }
     }
 
+    /** What to do about a queue of one type (null: declared without one) on a connection declaring another. */
+    private static String typeAdvice(String type, String declared) {
+        String queue = type == null ? "was declared without a type" : "is a " + type + " queue";
+        String connection = declared == null ? "without a type" : QUEUE_TYPE + "=" + declared;
+        if (type != null && !QUEUE_TYPES.contains(type)) {
+            return queue + ", which the rabbitmq provider does not declare: reach it through amqp";
+        }
+        return queue + ", and this connection declares its queues " + connection + ": reach it through a connection "
+                + (type == null ? "without " + QUEUE_TYPE : "with " + QUEUE_TYPE + "=" + type) + " (a connection's " + QUEUE_TYPE
+                + " applies to every queue it uses)";
+    }
+
     /** The options of a URL {@link #check} accepted. */
     private static Map<String, String> checkedOptions(String url) {
         try {
@@ -213,10 +228,10 @@ public final class RabbitMqProvider implements BrokerProvider {
             Matcher refused = QUEUE_WITH_ARGUMENTS.matcher(message);
             if (refused.find()) {
                 String reason = " (RabbitMQ: " + message.substring(refused.start()).replaceFirst(", class-id=.*", "") + ")";
-                Matcher type = CURRENT_VALUE.matcher(message);
-                if (refused.group(1).equals("x-queue-type") && type.find(refused.end())) {
-                    return "queue '" + refused.group(2) + "' is a " + type.group(1) + " queue: give its type in the URL (" + QUEUE_TYPE + "="
-                            + type.group(1) + ")" + reason;
+                if (refused.group(1).equals("x-queue-type")) {
+                    Matcher current = CURRENT_VALUE.matcher(message);
+                    String type = current.find(refused.end()) ? current.group(1) : null;
+                    return "queue '" + refused.group(2) + "' " + typeAdvice(type, checkedOptions(settings.url()).get(QUEUE_TYPE)) + reason;
                 }
                 return "queue '" + refused.group(2) + "' was declared with the argument '" + refused.group(1) + "', and the rabbitmq provider's "
                         + "client declares each queue it uses without any but its type: set that by policy, or reach the queue through amqp" + reason;

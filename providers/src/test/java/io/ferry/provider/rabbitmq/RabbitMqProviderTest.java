@@ -83,8 +83,18 @@ class RabbitMqProviderTest {
     void aQueueDeclaredWithArgumentsIsExplainedWithWhatToDo() {
         String quorum = "PRECONDITION_FAILED - inequivalent arg 'x-queue-type' for queue 'orders' in vhost '/': received none but current is the "
                 + "value 'quorum' of type 'longstr'";
-        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f"), refusedDeclaration(quorum)))
-                .isEqualTo("queue 'orders' is a quorum queue: give its type in the URL (queue_type=quorum) (RabbitMQ: " + quorum + ")");
+        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f"), refusedDeclaration(quorum))).isEqualTo("queue 'orders' is a quorum "
+                + "queue, and this connection declares its queues without a type: reach it through a connection with queue_type=quorum (a "
+                + "connection's queue_type applies to every queue it uses) (RabbitMQ: " + quorum + ")");
+        String untyped = "PRECONDITION_FAILED - inequivalent arg 'x-queue-type' for queue 'ferry.errors' in vhost '/': received the value "
+                + "'quorum' of type 'longstr' but current is none";
+        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f?queue_type=quorum"), refusedDeclaration(untyped))).isEqualTo("queue "
+                + "'ferry.errors' was declared without a type, and this connection declares its queues queue_type=quorum: reach it through a "
+                + "connection without queue_type (a connection's queue_type applies to every queue it uses) (RabbitMQ: " + untyped + ")");
+        String stream = "PRECONDITION_FAILED - inequivalent arg 'x-queue-type' for queue 'events' in vhost '/': received none but current is "
+                + "the value 'stream' of type 'longstr'";
+        assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f"), refusedDeclaration(stream))).isEqualTo("queue 'events' is a "
+                + "stream queue, which the rabbitmq provider does not declare: reach it through amqp (RabbitMQ: " + stream + ")");
         String limited = "PRECONDITION_FAILED - inequivalent arg 'x-max-length' for queue 'orders' in vhost '/': received none but current is "
                 + "the value '5' of type 'signedint'";
         assertThat(provider.explainLoss(settings("amqp://127.0.0.1:5672/%2f"), refusedDeclaration(limited))).isEqualTo("queue 'orders' was "
