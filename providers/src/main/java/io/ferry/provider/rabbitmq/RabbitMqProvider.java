@@ -37,8 +37,8 @@ import io.ferry.core.provider.TlsProblems;
  *
  * <p>Two options of RabbitMQ's URI form are read from the query, with defaults of Ferry's: {@code heartbeat}
  * ({@value #HEARTBEAT_SECONDS} s; the client's own asks for 60 s) and {@code connection_timeout}
- * ({@link SilentNetwork#CONNECT_TIMEOUT_MS} ms), so that a network gone silent is found out within seconds; any other
- * option is refused rather than ignored.
+ * ({@link SilentNetwork#CONNECT_TIMEOUT_MS} ms), so that a network gone silent is found out within seconds; and one of
+ * Ferry's own, {@link #QUEUE_TYPE}. Any other option is refused rather than ignored.
  *
  * <p>The underlying client's automatic recovery stays off: Ferry reconnects itself. RabbitMQ's
  * JMSXDeliveryCount stops growing on classic queues, so Ferry counts attempts itself; shared
