@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 
+import org.apache.activemq.artemis.api.core.QueueConfiguration;
+import org.apache.activemq.artemis.api.core.RoutingType;
 import org.apache.activemq.artemis.api.core.SimpleString;
 import org.apache.activemq.artemis.api.core.TransportConfiguration;
 import org.apache.activemq.artemis.core.config.Configuration;
@@ -126,6 +128,15 @@ public final class EmbeddedBroker implements AutoCloseable {
     }
 
     /**
+     * A broker that creates no address or queue on demand: a client finds only what was declared. Every address, as
+     * operators set it: Artemis's client, refused one name, tries it again with the 1.x prefix ({@code jms.queue.}).
+     */
+    public static Consumer<Configuration> declaredOnly() {
+        return configuration -> configuration.getAddressSettings().computeIfAbsent("#", match -> new AddressSettings())
+                .setAutoCreateAddresses(false).setAutoCreateQueues(false);
+    }
+
+    /**
      * The broker blocks every producer while its data directory's file system is more than {@code percent} full,
      * checked every {@code scanPeriodMillis}; small journal files, so the journal itself does not fill a small disk.
      */
@@ -181,6 +192,15 @@ public final class EmbeddedBroker implements AutoCloseable {
             } catch (Exception e) {
                 throw new IllegalStateException("cannot purge " + queue + ": " + e.getMessage(), e);
             }
+        }
+    }
+
+    /** Declares a durable anycast queue on an address of the same name, as an operator would where nothing is created on demand. */
+    public void createQueue(String name) {
+        try {
+            server.getActiveMQServer().createQueue(QueueConfiguration.of(name).setRoutingType(RoutingType.ANYCAST).setAutoCreateAddress(true));
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot create queue " + name + ": " + e.getMessage(), e);
         }
     }
 

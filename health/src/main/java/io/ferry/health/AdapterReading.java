@@ -23,8 +23,13 @@ public record AdapterReading(Instant at, StatisticsJson.SnapshotFigures profilin
         }
     }
 
-    /** One channel as {@code /actuator/health} shows it (component channels, one component per channel id). */
-    record ChannelState(String id, String status, String guarantee, String local, String remote, Boolean running, Map<String, Object> events) {
+    /**
+     * One channel as {@code /actuator/health} shows it (component channels, one component per channel id).
+     *
+     * @param refused the destinations a broker refuses, by end ({@code source}, {@code target}), with its reason; empty when none
+     */
+    record ChannelState(String id, String status, String guarantee, String local, String remote, Map<String, String> refused, Boolean running,
+                        Map<String, Object> events) {
     }
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -49,7 +54,7 @@ public record AdapterReading(Instant at, StatisticsJson.SnapshotFigures profilin
             JsonNode details = channel.getValue().path("details");
             JsonNode running = details.path("running");
             channels.add(new ChannelState(channel.getKey(), channel.getValue().path("status").asString("UNKNOWN"), text(details.path("guarantee")),
-                    text(details.path("local")), text(details.path("remote")),
+                    text(details.path("local")), text(details.path("remote")), refused(details.path("refused")),
                     running.isMissingNode() || running.isNull() ? null : running.asBoolean(), events(details.path("events"))));
         }
         return new Health(node.path("status").asString("UNKNOWN"), channels);
@@ -61,6 +66,14 @@ public record AdapterReading(Instant at, StatisticsJson.SnapshotFigures profilin
         }
         // A side may be reported as a string or as an object with a state.
         return node.isObject() ? node.path("state").asString(node.toString()) : node.asString();
+    }
+
+    private static Map<String, String> refused(JsonNode node) {
+        Map<String, String> refused = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> end : node.properties()) {
+            refused.put(end.getKey(), end.getValue().asString());
+        }
+        return refused;
     }
 
     @SuppressWarnings("unchecked")

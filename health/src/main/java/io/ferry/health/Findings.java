@@ -3,7 +3,9 @@ package io.ferry.health;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import io.ferry.core.ProfilingTags;
 import io.ferry.health.HealthReport.ChannelReport;
@@ -206,7 +208,10 @@ final class Findings {
                 "a broker or the network to it drops connections: read the adapter's 'reconnecting' lines and the broker's log"));
     }
 
-    /** (f) A channel whose health is DOWN or one of whose connections is not up (a channel stopped on purpose is not). */
+    /**
+     * (f) A channel whose health is DOWN or one of whose connections is not up (a channel stopped on purpose is not); a
+     * broker that refuses the channel's destination, its connection up, is told apart: no broker needs to come back.
+     */
     private static Optional<Finding> down(ChannelReport channel) {
         boolean down = "DOWN".equals(channel.status())
                 || (!Boolean.FALSE.equals(channel.running()) && !"OUT_OF_SERVICE".equals(channel.status())
@@ -214,10 +219,20 @@ final class Findings {
         if (!down) {
             return Optional.empty();
         }
+        String figures = format("/actuator/health components.channels.%s: status %s, local %s, remote %s", channel.id(), channel.status(),
+                channel.local(), channel.remote());
+        Map<String, String> refused = channel.refused() == null ? Map.of() : channel.refused();
+        if (!refused.isEmpty() && !notConnected(channel.local()) && !notConnected(channel.remote())) {
+            String ends = refused.keySet().stream().map(end -> (end.equals("source") ? "the local broker" : "the remote broker") + " refuses its " + end)
+                    .collect(Collectors.joining(", and "));
+            return Optional.of(new Finding("channel-down", format("Channel %s is %s: %s", channel.id(), channel.status(), ends),
+                    figures + ", refused " + refused,
+                    "declare the destination or give the adapter's user access to it, as the broker's reason says; the channel tries "
+                            + "again by itself, and messages wait on the local broker meanwhile"));
+        }
         return Optional.of(new Finding("channel-down",
                 format("Channel %s is %s: local %s, remote %s", channel.id(), channel.status(), channel.local(), channel.remote()),
-                format("/actuator/health components.channels.%s: status %s, local %s, remote %s", channel.id(), channel.status(),
-                        channel.local(), channel.remote()),
+                figures,
                 "messages wait on the local broker meanwhile; bring the broker that is not connected back (or fix the network to it)"));
     }
 

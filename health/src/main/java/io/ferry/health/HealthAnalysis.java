@@ -56,12 +56,12 @@ public final class HealthAnalysis {
 
     private static ChannelReport channel(String id, AdapterReading first, AdapterReading last, List<BusyPoint> busy, double seconds) {
         AdapterReading.ChannelState state = last.health().channels().stream().filter(c -> c.id().equals(id)).findFirst()
-                .orElse(new AdapterReading.ChannelState(id, null, null, null, null, null, null));
+                .orElse(new AdapterReading.ChannelState(id, null, null, null, null, Map.of(), null, null));
         Long delivered = count(last, MetricNames.DELIVERED, id);
         Long deliveredInSample = difference(first, last, MetricNames.DELIVERED, id);
         Double workers = last.metrics().byTag(MetricNames.WORKERS, MetricNames.CHANNEL).get(id);
         List<Double> busyValues = busy.stream().map(p -> p.busy().get(id)).filter(v -> v != null).toList();
-        return new ChannelReport(id, state.status(), state.guarantee(), state.local(), state.remote(), state.running(), state.events(),
+        return new ChannelReport(id, state.status(), state.guarantee(), state.local(), state.remote(), state.refused(), state.running(), state.events(),
                 delivered, deliveredInSample, deliveredInSample == null ? null : round(deliveredInSample / seconds, 1),
                 count(last, MetricNames.REJECTED, id), difference(first, last, MetricNames.REJECTED, id),
                 count(last, MetricNames.RECONNECTS, id), difference(first, last, MetricNames.RECONNECTS, id),

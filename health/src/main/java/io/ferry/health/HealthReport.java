@@ -23,7 +23,7 @@ public record HealthReport(String url, String takenAt, double sampleSeconds, Str
      * One channel: its health and its meters. Counts are totals since the adapter started, "inSample"
      * figures are what changed during the sample; null where the adapter did not report the figure.
      */
-    public record ChannelReport(String id, String status, String guarantee, String local, String remote, Boolean running,
+    public record ChannelReport(String id, String status, String guarantee, String local, String remote, Map<String, String> refused, Boolean running,
                                 Map<String, Object> events, Long delivered, Long deliveredInSample, Double throughput,
                                 Long rejected, Long rejectedInSample, Long reconnects, Long reconnectsInSample,
                                 Integer workers, Double busyMean, Double busyMax) {

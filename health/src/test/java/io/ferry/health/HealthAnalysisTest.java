@@ -194,7 +194,7 @@ class HealthAnalysisTest {
         AdapterReading first = r.messages(10, 40, 0.1, 20).reading(0, Recordings.up(CHANNEL));
         r.meter(MetricNames.RECONNECTS, CHANNEL, 3);
         AdapterReading.Health down = new AdapterReading.Health("DOWN", List.of(
-                new AdapterReading.ChannelState(CHANNEL, "DOWN", "exactly-once", "connected", "reconnecting", true, null)));
+                new AdapterReading.ChannelState(CHANNEL, "DOWN", "exactly-once", "connected", "reconnecting", Map.of(), true, null)));
         HealthReport report = HealthAnalysis.report("u", first, r.reading(10, down), List.of(), null);
         assertThat(ids(report)).containsExactly("reconnects", "channel-down");
         assertThat(finding(report, "reconnects").title()).isEqualTo("Channel orders reconnected 2 times during the sample");
@@ -202,9 +202,19 @@ class HealthAnalysisTest {
     }
 
     @Test
+    void aDestinationABrokerRefusesIsToldApartFromABrokerThatIsDown() {
+        AdapterReading.Health refused = new AdapterReading.Health("DOWN", List.of(new AdapterReading.ChannelState(CHANNEL, "DOWN", "exactly-once",
+                "connected", "connected", Map.of("target", "queue 'orders' does not exist"), true, null)));
+        Finding finding = finding(sample(new Recordings(), 40, 0.1, 20, List.of(), refused), "channel-down");
+        assertThat(finding.title()).isEqualTo("Channel orders is DOWN: the remote broker refuses its target");
+        assertThat(finding.figures()).endsWith("refused {target=queue 'orders' does not exist}");
+        assertThat(finding.recommendation()).startsWith("declare the destination");
+    }
+
+    @Test
     void aChannelStoppedOnPurposeIsNotDown() {
         AdapterReading.Health stopped = new AdapterReading.Health("OUT_OF_SERVICE", List.of(
-                new AdapterReading.ChannelState(CHANNEL, "OUT_OF_SERVICE", "exactly-once", "down", "down", false, null)));
+                new AdapterReading.ChannelState(CHANNEL, "OUT_OF_SERVICE", "exactly-once", "down", "down", Map.of(), false, null)));
         assertThat(sample(new Recordings(), 40, 0.1, 20, List.of(), stopped).findings()).isEmpty();
     }
 }

@@ -76,7 +76,7 @@ public final class Recordings {
     public static AdapterReading.Health up(String... channels) {
         List<AdapterReading.ChannelState> states = new ArrayList<>();
         for (String id : channels) {
-            states.add(new AdapterReading.ChannelState(id, "UP", "exactly-once", "connected", "connected", true, Map.of("state", "running")));
+            states.add(new AdapterReading.ChannelState(id, "UP", "exactly-once", "connected", "connected", Map.of(), true, Map.of("state", "running")));
         }
         return new AdapterReading.Health("UP", states);
     }

@@ -30,6 +30,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import tools.jackson.databind.JsonNode;
 
+import io.ferry.broker.EmbeddedBroker;
 import io.ferry.broker.testing.JmsTestClient;
 import io.ferry.broker.testing.TestBroker;
 import io.ferry.profiling.TimingRegistry;
@@ -97,6 +98,28 @@ class ManagementTest {
             assertThat(health.at("/components/channels/components/health/details/remote").asString()).isEqualTo("connected");
         });
         assertThat(prometheusValue(http, "ferry_reconnects_total", "channel=\"health\",side=\"remote\"")).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void healthShowsATargetTheBrokerRefusesUntilItIsDeclared() throws Exception {
+        remote.close();
+        remote = TestBroker.create("remote", dir.resolve("declared-only"), EmbeddedBroker.declaredOnly()).start();
+        ManagementClient http = start(config(local, remote).channel(channel("refused", "in", "orders")));
+        await().atMost(WAIT).untilAsserted(() -> {
+            HttpResponse<String> response = http.get("/actuator/health");
+            assertThat(response.statusCode()).isEqualTo(503);
+            JsonNode channel = ManagementClient.read(response).at("/components/channels/components/refused");
+            assertThat(channel.at("/status").asString()).isEqualTo("DOWN");
+            assertThat(channel.at("/details/remote").asString()).isEqualTo("connected");
+            assertThat(channel.at("/details/refused/target").asString()).startsWith("queue 'orders' does not exist on the broker");
+        });
+
+        remote.running().createQueue("orders");
+        await().atMost(WAIT).untilAsserted(() -> {
+            JsonNode health = http.json("/actuator/health", true);
+            assertThat(health.at("/status").asString()).isEqualTo("UP");
+            assertThat(health.at("/components/channels/components/refused/details/refused").isMissingNode()).isTrue();
+        });
     }
 
     @Test

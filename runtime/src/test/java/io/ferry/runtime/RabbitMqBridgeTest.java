@@ -20,9 +20,11 @@ import com.rabbitmq.client.Connection;
 
 import ch.qos.logback.classic.Level;
 import io.ferry.broker.testing.TestBroker;
+import io.ferry.core.jms.DestinationRefusal;
 import io.ferry.core.jms.SharedConnection;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.provider.testing.ProviderClient;
+import io.ferry.runtime.channel.FerryChannel;
 import io.ferry.runtime.config.AdapterConfig;
 
 /**
@@ -187,12 +189,20 @@ class RabbitMqBridgeTest {
                 .connection(target.name(), CrossVendorBridgeTest.yaml(target))
                 .channel(AdapterConfig.Channel.of("rabbit").consume(source.name(), "queue", sourceQueue)
                         .produce(target.name(), "queue", targetQueue).workflow("send-events", false));
-        try (CapturedLog log = CapturedLog.of(SharedConnection.class);
+        try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
+             CapturedLog connections = CapturedLog.of(SharedConnection.class);
              RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml())) {
-            await().atMost(DEADLINE).until(() -> log.count(Level.WARN, side + " connection lost: queue '" + queueWithArguments
+            FerryChannel channel = adapter.channels().channel("rabbit").orElseThrow();
+            DestinationRefusal refusal = side.startsWith("local") ? channel.sourceRefusal() : channel.targetRefusal();
+            // RabbitMQ closes the channel (the session), not the connection: refused several times, said once.
+            await().atMost(DEADLINE).until(() -> refusal.attempts() >= 3);
+            assertThat(refusals.lines(Level.WARN)).singleElement().asString().startsWith(side + " refuses queue " + queueWithArguments + " as the "
+                    + (side.startsWith("local") ? "source" : "target") + ": queue '" + queueWithArguments
                     + "' was declared with the argument 'x-max-length', and the rabbitmq provider's client declares each queue it uses without "
                     + "any but its type: set that by policy, or reach the queue through amqp (RabbitMQ: PRECONDITION_FAILED - inequivalent arg "
-                    + "'x-max-length'") > 0);
+                    + "'x-max-length'");
+            assertThat(connections.lines(Level.WARN)).as("connection lines").isEmpty();
+            assertThat(channel.localReconnects() + channel.remoteReconnects()).as("reconnections").isZero();
         }
     }
 

@@ -75,9 +75,7 @@ public final class JmsConsumer implements Consumer {
             this.consumer = source.createConsumer(session);
         } catch (JMSException | RuntimeException e) {
             closeQuietly();
-            JMSException failure = JmsFailures.asJms(e);
-            connection.reportFailure(generation, failure);
-            throw failure;
+            throw connection.openFailed(generation, e);
         }
         this.buffered = connection.provider().bufferedMessages(consumer);
     }

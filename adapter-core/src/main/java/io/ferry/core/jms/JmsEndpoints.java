@@ -27,6 +27,8 @@ public final class JmsEndpoints implements MessageEndpoints {
     private final DeliveryAttempts attempts = new DeliveryAttempts();
     /** Messages go from the source's client to the target's unread: no service reads them, and one provider is at both ends. */
     private final boolean sendUnread;
+    private final DestinationRefusal sourceRefusal;
+    private final DestinationRefusal targetRefusal;
 
     /** Queue to queue. */
     public JmsEndpoints(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue,
@@ -52,6 +54,8 @@ public final class JmsEndpoints implements MessageEndpoints {
         this.errorQueue = errorQueue;
         this.target = new SharedConnection(target);
         this.targetDestination = targetDestination;
+        this.sourceRefusal = new DestinationRefusal(source.name(), sourceDestination + " as the source");
+        this.targetRefusal = new DestinationRefusal(target.name(), targetDestination + " as the target");
         BrokerProvider provider = this.source.provider();
         this.sendUnread = !messagesRead && provider.sendsReceivedMessages() && provider.name().equals(this.target.provider().name());
     }
@@ -64,6 +68,16 @@ public final class JmsEndpoints implements MessageEndpoints {
     /** The connection to the target broker (produce side), for its state. */
     public SharedConnection target() {
         return target;
+    }
+
+    /** Whether the source broker refuses the source destination, and why. */
+    public DestinationRefusal sourceRefusal() {
+        return sourceRefusal;
+    }
+
+    /** Whether the target broker refuses the target destination, and why. */
+    public DestinationRefusal targetRefusal() {
+        return targetRefusal;
     }
 
     /** Whether messages go from the source's client to the target's unread (see the constructor). */
@@ -80,9 +94,14 @@ public final class JmsEndpoints implements MessageEndpoints {
     @Override
     public Consumer openConsumer() throws ConsumeException {
         try {
-            return new JmsConsumer(source, sourceDestination, errorQueue, translator, attempts, sendUnread,
+            JmsConsumer consumer = new JmsConsumer(source, sourceDestination, errorQueue, translator, attempts, sendUnread,
                     guarantee() == DeliveryGuarantee.EXACTLY_ONCE);
+            sourceRefusal.accepted();
+            return consumer;
         } catch (JMSException e) {
+            if (e instanceof DestinationRefusedException) {
+                sourceRefusal.refused(explain(source, e));
+            }
             throw new ConsumeException("cannot consume from " + sourceDestination + " on " + source.settings() + ": " + Failures.message(e), e);
         }
     }
@@ -90,10 +109,21 @@ public final class JmsEndpoints implements MessageEndpoints {
     @Override
     public Producer openProducer() throws ProduceException {
         try {
-            return new PtpProducer(target, targetDestination, translator);
+            PtpProducer producer = new PtpProducer(target, targetDestination, translator);
+            targetRefusal.accepted();
+            return producer;
         } catch (JMSException e) {
+            if (e instanceof DestinationRefusedException) {
+                targetRefusal.refused(explain(target, e));
+            }
             throw new ProduceException("cannot produce to " + targetDestination + " on " + target.settings() + ": " + Failures.message(e), e);
         }
+    }
+
+    /** The broker's refusal in one line: the provider's explanation where the client words it poorly, else its message. */
+    private static String explain(SharedConnection connection, JMSException refusal) {
+        String explained = connection.provider().explainLoss(connection.settings(), refusal);
+        return explained != null ? explained : Failures.message(refusal);
     }
 
     @Override

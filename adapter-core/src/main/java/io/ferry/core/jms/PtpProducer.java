@@ -68,9 +68,7 @@ public final class PtpProducer implements Producer {
             producer.setDisableMessageTimestamp(false);
         } catch (JMSException | RuntimeException e) {
             close();
-            JMSException failure = JmsFailures.asJms(e);
-            connection.reportFailure(generation, failure);
-            throw failure;
+            throw connection.openFailed(generation, e);
         }
     }
 

@@ -220,6 +220,20 @@ public final class SharedConnection implements AutoCloseable {
         }
     }
 
+    /**
+     * Opening a consumer or producer on a session of that generation failed. The broker refusing its destination (the
+     * provider tells), the connection still up, is no loss: the answer is a {@link DestinationRefusedException} and the
+     * connection stays, with every other session on it. Any other failure counts as {@link #reportFailure}.
+     */
+    JMSException openFailed(long sessionGeneration, Exception cause) {
+        JMSException failure = JmsFailures.asJms(cause);
+        if (provider.refusesDestination(failure) && !lost(sessionGeneration)) {
+            return new DestinationRefusedException(failure);
+        }
+        reportFailure(sessionGeneration, failure);
+        return failure;
+    }
+
     private void connect() throws JMSException {
         logUnloggedLoss(); // the connection's listener never told its cause: the session's failure is all there is
         State before = state;

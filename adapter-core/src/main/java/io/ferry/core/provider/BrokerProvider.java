@@ -2,7 +2,9 @@ package io.ferry.core.provider;
 
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
+import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.ResourceAllocationException;
@@ -106,11 +108,20 @@ public interface BrokerProvider {
     }
 
     /**
-     * One line explaining why an open connection was lost, where the client says it poorly (a network
-     * gone silent, found out by a timeout rather than a reset); null otherwise.
+     * One line explaining why an open connection was lost, or why the broker refused a destination on it, where the
+     * client says it poorly (a network gone silent, found out by a timeout rather than a reset); null otherwise.
      */
     default String explainLoss(ConnectionSettings settings, Throwable failure) {
         return null;
+    }
+
+    /**
+     * Whether opening a consumer or producer failed because the broker refuses its destination, not because the
+     * connection failed: JMS names {@link InvalidDestinationException} (it does not exist and is not created on
+     * demand) and {@link JMSSecurityException} (the user may not use it); a client that says so otherwise adds its way.
+     */
+    default boolean refusesDestination(Throwable failure) {
+        return Failures.causedBy(failure, InvalidDestinationException.class) || Failures.causedBy(failure, JMSSecurityException.class);
     }
 
     /** Sets up a session the adapter opened on this connection, before anything is created through it. */

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Destination;
@@ -82,6 +84,8 @@ public final class ArtemisProvider implements BrokerProvider {
     /** Artemis's message codes for its failure check ("Did not receive data from server") and a call's timeout. */
     private static final String NO_DATA_FROM_BROKER = "AMQ219011";
     private static final String CALL_TIMED_OUT = "AMQ219014";
+    /** What Artemis's session says when asked for a queue or topic its broker does not have and will not create. */
+    private static final Pattern NOT_THERE = Pattern.compile("^There is no (queue|topic) with name (.*)$");
     private static final Set<String> SCHEMES = Set.of("tcp", "ssl", "vm", "udp", "jgroups");
     private static final String EXAMPLE = "tcp://127.0.0.1:61616";
     private static final Set<String> NETTY_SCHEMES = Set.of("tcp", "ssl");
@@ -178,13 +182,19 @@ public final class ArtemisProvider implements BrokerProvider {
     /**
      * Artemis's failure check says "AMQ219011: Did not receive data from server for /127.0.0.1:61617" and
      * a call timeout "AMQ219014: Timed out after waiting 10,000 ms for response when sending packet 43":
-     * neither says that this means the network went silent rather than the broker going away.
+     * neither says that this means the network went silent rather than the broker going away. Its session's "There is no
+     * queue with name orders" does not say that the broker would create it if its settings let it.
      */
     @Override
     public String explainLoss(ConnectionSettings settings, Throwable failure) {
         // The JMS layer wraps the client's exception as a cause, a linked exception, or only its text.
         for (Throwable cause : Failures.chain(failure)) {
             String message = String.valueOf(cause.getMessage());
+            Matcher notThere = NOT_THERE.matcher(message);
+            if (notThere.matches()) {
+                return notThere.group(1) + " '" + notThere.group(2) + "' does not exist on the broker, which creates none on demand "
+                        + "(auto-create off): declare it (Artemis: " + message + ")";
+            }
             boolean callTimedOut = message.contains(CALL_TIMED_OUT);
             if (callTimedOut || message.contains(NO_DATA_FROM_BROKER) || cause instanceof ActiveMQConnectionTimedOutException) {
                 try (ActiveMQConnectionFactory factory = (ActiveMQConnectionFactory) connectionFactory(settings)) {
@@ -225,6 +235,16 @@ public final class ArtemisProvider implements BrokerProvider {
      * An address full with policy FAIL: Artemis's client refuses a send once its broker has said so, and its broker
      * refuses the commit of a transaction that would pass the limit.
      */
+    /**
+     * Besides JMS's own refusals, Artemis's session answers a request for a queue or topic its broker neither has nor
+     * creates with a plain JMS failure that only its text tells apart.
+     */
+    @Override
+    public boolean refusesDestination(Throwable failure) {
+        return BrokerProvider.super.refusesDestination(failure)
+                || Failures.chain(failure).stream().anyMatch(cause -> NOT_THERE.matcher(String.valueOf(cause.getMessage())).matches());
+    }
+
     @Override
     public boolean isFull(Throwable failure) {
         return Failures.causedBy(failure, ActiveMQAddressFullException.class) || BrokerProvider.super.isFull(failure);

@@ -16,6 +16,8 @@ import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Session;
 
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.jms.admin.RMQConnectionFactory;
 import com.rabbitmq.jms.client.RMQSession;
 
@@ -73,6 +75,8 @@ public final class RabbitMqProvider implements BrokerProvider {
     private static final Pattern MISSED_HEARTBEAT = Pattern.compile("(?:heartbeat = |heartbeat interval: )(\\d+) seconds");
     /** RabbitMQ refusing the client's declaration of a queue that was declared with arguments. */
     private static final Pattern QUEUE_WITH_ARGUMENTS = Pattern.compile("PRECONDITION_FAILED - inequivalent arg '([^']*)' for queue '([^']*)'");
+    /** The channel-closing replies that refuse a queue: ACCESS_REFUSED, NOT_FOUND, RESOURCE_LOCKED, PRECONDITION_FAILED. */
+    private static final Set<Integer> REFUSALS = Set.of(AMQP.ACCESS_REFUSED, AMQP.NOT_FOUND, AMQP.RESOURCE_LOCKED, AMQP.PRECONDITION_FAILED);
     private static final Pattern CURRENT_VALUE = Pattern.compile("current is the value '([^']*)'");
 
     @Override
@@ -207,6 +211,21 @@ public final class RabbitMqProvider implements BrokerProvider {
     @Override
     public String explain(ConnectionSettings settings, JMSException failure) {
         return TlsProblems.explain(failure);
+    }
+
+    /**
+     * RabbitMQ refuses a queue by closing the channel (the session), not the connection: the user may not use it
+     * (ACCESS_REFUSED), it does not exist (NOT_FOUND), another connection holds it exclusively (RESOURCE_LOCKED), or it
+     * was declared otherwise (PRECONDITION_FAILED). The client passes that on as a plain JMS failure.
+     */
+    @Override
+    public boolean refusesDestination(Throwable failure) {
+        ShutdownSignalException shutdown = Failures.find(failure, ShutdownSignalException.class);
+        if (shutdown == null) {
+            return BrokerProvider.super.refusesDestination(failure);
+        }
+        return !shutdown.isHardError() && shutdown.getReason() instanceof AMQP.Channel.Close close
+                && REFUSALS.contains(close.getReplyCode());
     }
 
     /**

@@ -6,6 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.ferry.core.DeliveryGuarantee;
+import io.ferry.core.jms.DestinationRefusal;
 import io.ferry.core.jms.JmsEndpoints;
 import io.ferry.core.jms.SharedConnection;
 import io.ferry.runtime.config.FerryProperties;
@@ -73,6 +74,16 @@ public final class FerryChannel {
     /** The produce side's connection state. */
     public SharedConnection.State remoteState() {
         return endpoints.target().state();
+    }
+
+    /** Whether the local broker refuses the channel's source destination (its connection fine), and why. */
+    public DestinationRefusal sourceRefusal() {
+        return endpoints.sourceRefusal();
+    }
+
+    /** Whether the remote broker refuses the channel's target destination (its connection fine), and why. */
+    public DestinationRefusal targetRefusal() {
+        return endpoints.targetRefusal();
     }
 
     public long localReconnects() {

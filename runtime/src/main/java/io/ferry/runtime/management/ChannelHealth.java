@@ -14,7 +14,8 @@ import io.ferry.runtime.channel.FerryChannels;
 
 /**
  * The {@code channels} health component: one component per channel, UP when both its connections
- * are connected, DOWN otherwise, OUT_OF_SERVICE when it was stopped on purpose. It only reads the
+ * are connected and neither broker refuses the channel's destination, DOWN otherwise (a refusal under
+ * {@code refused}, with the broker's reason), OUT_OF_SERVICE when it was stopped on purpose. It only reads the
  * states the connections and the publisher keep; it never opens a connection itself.
  */
 final class ChannelHealth {
@@ -34,20 +35,38 @@ final class ChannelHealth {
         boolean running = channel.running();
         SharedConnection.State local = channel.localState();
         SharedConnection.State remote = channel.remoteState();
+        Map<String, String> refused = refused(channel);
         Health.Builder health;
         if (!running) {
             health = Health.outOfService();
-        } else if (local == SharedConnection.State.CONNECTED && remote == SharedConnection.State.CONNECTED) {
+        } else if (local == SharedConnection.State.CONNECTED && remote == SharedConnection.State.CONNECTED && refused.isEmpty()) {
             health = Health.up();
         } else {
             health = Health.down();
         }
-        return health.withDetail("guarantee", channel.guarantee().label())
+        health.withDetail("guarantee", channel.guarantee().label())
                 .withDetail("local", local.label())
-                .withDetail("remote", remote.label())
-                .withDetail("events", events(channel, channels))
+                .withDetail("remote", remote.label());
+        if (running && !refused.isEmpty()) {
+            health.withDetail("refused", refused);
+        }
+        return health.withDetail("events", events(channel, channels))
                 .withDetail("running", running)
                 .build();
+    }
+
+    /** The destinations a broker refuses, by end ("source", "target"), each with the broker's reason. */
+    private static Map<String, String> refused(FerryChannel channel) {
+        Map<String, String> refused = new LinkedHashMap<>();
+        String source = channel.sourceRefusal().reason();
+        if (source != null) {
+            refused.put("source", source);
+        }
+        String target = channel.targetRefusal().reason();
+        if (target != null) {
+            refused.put("target", target);
+        }
+        return refused;
     }
 
     private static Map<String, Object> events(FerryChannel channel, FerryChannels channels) {
