@@ -6,12 +6,15 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 import org.apache.activemq.artemis.api.core.QueueConfiguration;
 import org.apache.activemq.artemis.api.core.RoutingType;
@@ -36,6 +39,9 @@ public final class EmbeddedBroker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedBroker.class);
 
     private final BrokerSettings settings;
+    /** The ports {@link #freePort} handed out in this JVM. */
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
     private final EmbeddedActiveMQ server = new EmbeddedActiveMQ();
     private final String url;
 
@@ -127,12 +133,14 @@ public final class EmbeddedBroker implements AutoCloseable {
         };
     }
 
-    /**
-     * A broker that creates no address or queue on demand: a client finds only what was declared. Every address, as
-     * operators set it: Artemis's client, refused one name, tries it again with the 1.x prefix ({@code jms.queue.}).
-     */
+    /** A broker that creates no address or queue on demand: a client finds only what was declared. */
     public static Consumer<Configuration> declaredOnly() {
-        return configuration -> configuration.getAddressSettings().computeIfAbsent("#", match -> new AddressSettings())
+        return declaredOnly("#");
+    }
+
+    /** The addresses {@code match} names are not created on demand (others are, as the file says); merged with the file's settings. */
+    public static Consumer<Configuration> declaredOnly(String match) {
+        return configuration -> configuration.getAddressSettings().computeIfAbsent(match, name -> new AddressSettings())
                 .setAutoCreateAddresses(false).setAutoCreateQueues(false);
     }
 
@@ -204,6 +212,19 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
     }
 
+    /** The names of the broker's queues. */
+    public Set<String> queueNames() {
+        return server.getActiveMQServer().getPostOffice().getAddresses().stream()
+                .flatMap(address -> {
+                    try {
+                        return server.getActiveMQServer().bindingQuery(address).getQueueNames().stream();
+                    } catch (Exception e) {
+                        throw new IllegalStateException("cannot list the queues of " + address + ": " + e.getMessage(), e);
+                    }
+                })
+                .map(SimpleString::toString).collect(Collectors.toCollection(TreeSet::new));
+    }
+
     /** The number of consumers attached to a queue (0 when the queue does not exist). */
     public int consumerCount(String queue) {
         var binding = server.getActiveMQServer().locateQueue(queue);
@@ -220,18 +241,27 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
     }
 
-    /** A free TCP port on the loopback interface, for tests. */
+    /**
+     * A free TCP port on the loopback interface, never one this JVM handed out before: the system may offer a port
+     * again as soon as its probe is closed, before whoever took it first has bound it (two brokers of one test were
+     * given the same port that way).
+     */
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        for (int tries = 0; tries < 1_000; tries++) {
+            try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                if (HANDED_OUT.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
+        throw new IllegalStateException("no free port that was not handed out already, after 1,000 tries");
     }
 
-    /** {@code count} free ports on this machine, all different (each asked of the system alone, so two could otherwise coincide). */
+    /** {@code count} free ports on this machine, all different. */
     public static List<Integer> freePorts(int count) {
-        Set<Integer> ports = new LinkedHashSet<>();
+        List<Integer> ports = new ArrayList<>();
         while (ports.size() < count) {
             ports.add(freePort());
         }

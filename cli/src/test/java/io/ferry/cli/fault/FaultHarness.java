@@ -67,9 +67,10 @@ final class FaultHarness implements AutoCloseable {
 
     private final Path dir;
     private final FerryProcesses ferry = new FerryProcesses(FerryMain.class.getName());
-    private final int localPort = EmbeddedBroker.freePort();
-    private final int remotePort = EmbeddedBroker.freePort();
-    private final int eventsPort = EmbeddedBroker.freePort();
+    private final List<Integer> ports = EmbeddedBroker.freePorts(3);
+    private final int localPort = ports.get(0);
+    private final int remotePort = ports.get(1);
+    private final int eventsPort = ports.get(2);
     private final List<ChildProcess> all = new ArrayList<>();
     ChildProcess local;
     ChildProcess remote;
@@ -220,28 +221,47 @@ final class FaultHarness implements AutoCloseable {
     }
 
     FaultHarness startAll() throws Exception {
-        startBrokers();
-        adapter = startAdapter();
-        return this;
+        return starting(() -> {
+            startBrokers();
+            adapter = startAdapter();
+        });
     }
 
     /** Both brokers (but a RabbitMQ server, which runs already), no adapter yet. */
     FaultHarness startBrokers() throws Exception {
-        if (localKind != Kind.RABBITMQ) {
-            local = startBroker("local", localPort, localKind);
-        }
-        if (remoteKind != Kind.RABBITMQ) {
-            remote = startBroker("remote", remotePort, remoteKind);
-        }
-        return this;
+        return starting(() -> {
+            if (localKind != Kind.RABBITMQ) {
+                local = startBroker("local", localPort, localKind);
+            }
+            if (remoteKind != Kind.RABBITMQ) {
+                remote = startBroker("remote", remotePort, remoteKind);
+            }
+        });
     }
 
     /** Everything, and the adapter publishes lifecycle events to a third broker. */
     FaultHarness startAllWithEventsBroker() throws Exception {
         // A broker like the local one (its configuration declares the events topic), on a port of its own.
-        events = start("events broker", ReadySignal.Part.BROKER, FerryProcesses.brokerArguments("local", eventsPort,
-                dir.resolve("data-events"), ProjectDirectory.config("local-broker.xml")));
-        return startAll();
+        return starting(() -> {
+            events = start("events broker", ReadySignal.Part.BROKER, FerryProcesses.brokerArguments("local", eventsPort,
+                    dir.resolve("data-events"), ProjectDirectory.config("local-broker.xml")));
+            startAll();
+        });
+    }
+
+    /** A step of starting; should it fail, what started already stops: a test's try-with-resources never got the harness to close. */
+    private FaultHarness starting(StartStep step) throws Exception {
+        try {
+            step.run();
+            return this;
+        } catch (Exception | Error e) {
+            close();
+            throw e;
+        }
+    }
+
+    private interface StartStep {
+        void run() throws Exception;
     }
 
     ChildProcess startBroker(String name, int port) throws Exception {
