@@ -13,7 +13,9 @@ public class ProduceException extends Exception {
          */
         DUPLICATE,
         /** Its destination is full and refuses more until its consumers make room; the connection is fine. */
-        FULL
+        FULL,
+        /** Its broker refuses the destination (it does not exist, or the user may not use it); the connection is fine. */
+        REFUSED
     }
 
     private final Failure failure;

@@ -222,8 +222,10 @@ final class Findings {
         String figures = format("/actuator/health components.channels.%s: status %s, local %s, remote %s", channel.id(), channel.status(),
                 channel.local(), channel.remote());
         Map<String, String> refused = channel.refused() == null ? Map.of() : channel.refused();
-        if (!refused.isEmpty() && !notConnected(channel.local()) && !notConnected(channel.remote())) {
-            String ends = refused.keySet().stream().map(end -> (end.equals("source") ? "the local broker" : "the remote broker") + " refuses its " + end)
+        // A refused target leaves the local connection unopened (idle): only the refusing broker's connection must be up.
+        if (!refused.isEmpty() && refused.keySet().stream().allMatch(use -> "connected".equals(use.equals("target") ? channel.remote() : channel.local()))) {
+            String ends = refused.keySet().stream()
+                    .map(use -> (use.equals("target") ? "the remote broker" : "the local broker") + " refuses its " + use.replace('-', ' '))
                     .collect(Collectors.joining(", and "));
             return Optional.of(new Finding("channel-down", format("Channel %s is %s: %s", channel.id(), channel.status(), ends),
                     figures + ", refused " + refused,

@@ -204,11 +204,16 @@ class HealthAnalysisTest {
     @Test
     void aDestinationABrokerRefusesIsToldApartFromABrokerThatIsDown() {
         AdapterReading.Health refused = new AdapterReading.Health("DOWN", List.of(new AdapterReading.ChannelState(CHANNEL, "DOWN", "exactly-once",
-                "connected", "connected", Map.of("target", "queue 'orders' does not exist"), true, null)));
+                "idle", "connected", Map.of("target", "queue 'orders' does not exist"), true, null)));
         Finding finding = finding(sample(new Recordings(), 40, 0.1, 20, List.of(), refused), "channel-down");
         assertThat(finding.title()).isEqualTo("Channel orders is DOWN: the remote broker refuses its target");
         assertThat(finding.figures()).endsWith("refused {target=queue 'orders' does not exist}");
         assertThat(finding.recommendation()).startsWith("declare the destination");
+
+        AdapterReading.Health errorQueue = new AdapterReading.Health("DOWN", List.of(new AdapterReading.ChannelState(CHANNEL, "DOWN", "exactly-once",
+                "connected", "connected", Map.of("error-queue", "queue 'errors' does not exist"), true, null)));
+        assertThat(finding(sample(new Recordings(), 40, 0.1, 20, List.of(), errorQueue), "channel-down").title())
+                .isEqualTo("Channel orders is DOWN: the local broker refuses its error queue");
     }
 
     @Test

@@ -111,7 +111,8 @@ class ManagementTest {
             JsonNode channel = ManagementClient.read(response).at("/components/channels/components/refused");
             assertThat(channel.at("/status").asString()).isEqualTo("DOWN");
             assertThat(channel.at("/details/remote").asString()).isEqualTo("connected");
-            assertThat(channel.at("/details/refused/target").asString()).startsWith("queue 'orders' does not exist on the broker");
+            assertThat(channel.at("/details/refused/target").asString()).startsWith("Destination orders does not exist").endsWith(": declare it on the broker, or let the broker create it on demand "
+                    + "(auto-create-queues, auto-create-addresses)");
         });
 
         remote.running().createQueue("orders");

@@ -34,13 +34,16 @@ import ch.qos.logback.classic.Level;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 
+import io.ferry.broker.EmbeddedBroker;
 import io.ferry.broker.testing.TestBroker;
 import io.ferry.broker.testing.TestClassicBroker;
 import io.ferry.core.LifecycleStages;
+import io.ferry.core.jms.DestinationRefusal;
 import io.ferry.core.jms.ErrorProperties;
 import io.ferry.core.jms.SharedConnection;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.provider.testing.ProviderClient;
+import io.ferry.runtime.channel.FerryChannel;
 import io.ferry.runtime.config.AdapterConfig;
 
 /**
@@ -190,6 +193,46 @@ class ProviderErrorQueueTest {
             }
             assertThat(connectionLog.lines(Level.WARN)).as("connection warnings (a lost connection, a reconnect)").isEmpty();
             assertThat(connectionLog.count(Level.INFO, "reconnected")).as("reconnections").isZero();
+        }
+    }
+
+    /**
+     * An error queue the broker refuses (it does not exist, and the broker creates none on demand) keeps the poison
+     * messages on the source, said once, the connection kept; once it is declared they go there, each once.
+     */
+    @Test
+    void poisonMessagesStayOnTheSourceWhileTheBrokerRefusesTheErrorQueue() throws Exception {
+        try (TestBroker local = TestBroker.create("local", dir.resolve("local"), EmbeddedBroker.declaredOnly()).start();
+             TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
+            Route route = new Route(CrossVendorBridgeTest.artemis("local", local.url()), "in", "errors.undeclared", local::messageCount,
+                    CrossVendorBridgeTest.artemis("remote", remote.url()), "out", remote::messageCount);
+            IntPredicate poison = id -> id % 10 == 7;
+            send(route.sourceClient(), route.in(), id -> Map.of("poison", poison.test(id)));
+            String yaml = AdapterConfig.empty().connection("local", withCredentials(route.source())).connection("remote", withCredentials(route.target()))
+                    .channel(route.channel("poison").service("poison-check", "jdbc-lookup", POISON_CHECK)).yaml();
+            try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
+                 CapturedLog connections = CapturedLog.of(SharedConnection.class);
+                 RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), yaml)) {
+                FerryChannel channel = adapter.channels().channel("poison").orElseThrow();
+                DestinationRefusal refusal = channel.errorQueueRefusal();
+                await().atMost(DEADLINE).until(() -> refusal.attempts() >= 3);
+                assertThat(refusals.lines(Level.WARN)).singleElement().asString()
+                        .startsWith("local broker refuses queue errors.undeclared as the error queue: Destination errors.undeclared does not exist");
+                assertThat(connections.lines(Level.WARN)).as("connection lines").isEmpty();
+                assertThat(channel.localReconnects()).as("reconnections").isZero();
+                assertThat(local.messageCount(route.in())).as("on the source, the first poison message among them").isPositive();
+
+                local.running().createQueue(route.errors());
+                Set<Integer> rejected = ids(poison);
+                await().atMost(DEADLINE).until(() -> remote.messageCount(route.out()) >= MESSAGES - rejected.size()
+                        && local.messageCount(route.errors()) >= rejected.size());
+                assertThat(refusals.lines(Level.INFO)).singleElement().asString()
+                        .startsWith("local broker takes queue errors.undeclared as the error queue again, after ");
+            }
+            assertThat(local.messageCount(route.in())).as("left on the source").isZero();
+            assertArrivedOnceAsSent(receive(route.target(), route.out(), MESSAGES - ids(poison).size()), ids(poison.negate()),
+                    Map.of("verdict", "clean"));
+            assertArrivedOnceAsSent(receive(route.sourceClient(), route.errors(), ids(poison).size()), ids(poison), Map.of());
         }
     }
 

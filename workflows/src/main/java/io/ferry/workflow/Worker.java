@@ -63,6 +63,8 @@ final class Worker implements Runnable {
     private Consumer consumer;
     private Producer producer;
     private int failedAttempts;
+    /** Attempts in a row whose destination a broker refused, its connection fine: paced as failed ones are, never given up on. */
+    private int refusedAttempts;
     /** Messages still to take one per transaction after a rejection, or after the target refused a batch as full. */
     private int isolateRemaining;
     /** Attempts the target refused as full since it last took a batch. */
@@ -101,13 +103,13 @@ final class Worker implements Runnable {
                     // The target went away while this worker waited: let go of the source now
                     // (not at the next message) and reconnect with back-off.
                     closeEnds();
-                    pause();
+                    pause(false);
                     continue;
                 }
                 if (consumer.connectionLost()) {
                     // Some clients answer a receive on a lost connection with no message, not a failure.
                     closeConsumer();
-                    pause();
+                    pause(false);
                     continue;
                 }
                 BatchOutcome outcome;
@@ -119,6 +121,7 @@ final class Worker implements Runnable {
                 if (outcome instanceof BatchOutcome.Delivered delivered) {
                     isolateRemaining = Math.max(0, isolateRemaining - delivered.messages());
                     failedAttempts = 0;
+                    refusedAttempts = 0;
                     if (fullRefusals > 0 && isolateRemaining == 0) {
                         // Every message of the refused batch went through, one at a time: batches again.
                         LOG.info("{}: the target takes messages again, after {} refused attempt(s)", name, fullRefusals);
@@ -126,6 +129,7 @@ final class Worker implements Runnable {
                     }
                 } else if (outcome instanceof BatchOutcome.Idle) {
                     failedAttempts = 0;
+                    refusedAttempts = 0;
                 } else if (outcome instanceof BatchOutcome.Rejected rejected) {
                     reject(rejected);
                 } else if (outcome instanceof BatchOutcome.AlreadyOnTarget redelivered) {
@@ -200,7 +204,7 @@ final class Worker implements Runnable {
         return switch (e.failure()) {
             case DUPLICATE -> new BatchOutcome.AlreadyOnTarget(e, ids(batch));
             case FULL -> new BatchOutcome.TargetFull(e, batch.size());
-            case UNAVAILABLE -> new BatchOutcome.TargetUnavailable(e);
+            case UNAVAILABLE, REFUSED -> new BatchOutcome.TargetUnavailable(e);
         };
     }
 
@@ -275,7 +279,7 @@ final class Worker implements Runnable {
             producer.rollback();
         }
         closeEnds();
-        pause();
+        pause(e.failure() == ProduceException.Failure.REFUSED);
     }
 
     /**
@@ -310,7 +314,7 @@ final class Worker implements Runnable {
             producer.rollback();
         }
         closeConsumer();
-        pause();
+        pause(e.refused());
     }
 
     /**
@@ -367,8 +371,11 @@ final class Worker implements Runnable {
                 consumer.recover();
             }
         } catch (ConsumeException failed) {
-            // The source is unreachable: the message stays there and comes back.
+            // The source is unreachable, or its broker refuses the error queue: the message stays there and comes back.
             closeConsumer();
+            if (failed.refused()) {
+                pause(true);
+            }
         }
     }
 
@@ -381,7 +388,17 @@ final class Worker implements Runnable {
         }
     }
 
-    private void pause() {
+    /**
+     * Waits before the next attempt, longer after each in a row. A broker that refused a destination answered: that is
+     * no failed attempt to reach it, and never a reason to give up.
+     */
+    private void pause(boolean refused) {
+        if (refused) {
+            failedAttempts = 0;
+            await(settings.reconnect().delay(++refusedAttempts));
+            return;
+        }
+        refusedAttempts = 0;
         failedAttempts++;
         if (settings.reconnect().exhausted(failedAttempts)) {
             // Messages stay on the source broker; the operator sees the channel stop.

@@ -244,7 +244,7 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
             SharedConnection.OpenedSession opened = connection.createSession(Session.AUTO_ACKNOWLEDGE);
             session = opened.session();
             sessionGeneration = opened.generation();
-            producer = session.createProducer(session.createTopic(topic));
+            producer = session.createProducer(connection.provider().destination(session, topic, true));
             producer.setDeliveryMode(DeliveryMode.NON_PERSISTENT);
         }
     }

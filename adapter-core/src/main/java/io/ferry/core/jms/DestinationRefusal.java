@@ -2,20 +2,25 @@ package io.ferry.core.jms;
 
 import java.time.Duration;
 
+import jakarta.jms.JMSException;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ferry.core.provider.Failures;
+
 /**
- * Whether the broker at one end of a channel refuses its destination, its connection fine, and why: logged once when
- * the refusals start, at most once a minute while they go on (the workers try again with back-off, every few seconds),
- * and once when the broker takes the destination again. The reason is kept for the channel's health.
+ * Whether a broker refuses a destination a channel needs (its source, its target, its error queue), the connection
+ * fine, and why: logged once when the refusals start, at most once a minute while they go on (the channel's worker tries
+ * again with back-off, every few seconds), and once when the broker takes the destination again. The reason is kept
+ * for the channel's health.
  */
 public final class DestinationRefusal {
 
     private static final Logger LOG = LoggerFactory.getLogger(DestinationRefusal.class);
     private static final Duration LOG_INTERVAL = Duration.ofMinutes(1);
 
-    private final String broker;
+    private final SharedConnection connection;
     private final String destination;
     /** Null while the broker takes the destination. */
     private volatile String reason;
@@ -23,16 +28,19 @@ public final class DestinationRefusal {
     private long lastLogged;
 
     /**
-     * @param broker      the connection's name, as in "{broker} broker"
-     * @param destination what the end uses, as in "queue orders as the source"
+     * @param connection  the connection to the broker that may refuse the destination
+     * @param destination the destination and its use, as in "queue orders as the source"
      */
-    DestinationRefusal(String broker, String destination) {
-        this.broker = broker;
+    DestinationRefusal(SharedConnection connection, String destination) {
+        this.connection = connection;
         this.destination = destination;
     }
 
-    /** The broker refused the destination once more, for {@code why} (one line). */
-    synchronized void refused(String why) {
+    /** The broker refused the destination once more. */
+    synchronized void refused(JMSException refusal) {
+        String explained = connection.provider().explainLoss(connection.settings(), refusal);
+        String why = explained != null ? explained : Failures.message(refusal);
+        String broker = connection.settings().name();
         long now = System.nanoTime();
         boolean first = reason == null;
         reason = why;
@@ -53,11 +61,17 @@ public final class DestinationRefusal {
         }
         synchronized (this) {
             if (reason != null) {
-                LOG.info("{} broker takes {} again, after {} refused attempt(s)", broker, destination, attempts);
+                LOG.info("{} broker takes {} again, after {} refused attempt(s)", connection.settings().name(), destination, attempts);
                 reason = null;
                 attempts = 0;
             }
         }
+    }
+
+    /** Forgets the refusals without a word: the channel stopped, and a start tries afresh. */
+    synchronized void clear() {
+        reason = null;
+        attempts = 0;
     }
 
     /** Why the broker refuses the destination now; null when it does not. */

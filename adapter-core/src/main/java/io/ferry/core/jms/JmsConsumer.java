@@ -40,6 +40,7 @@ public final class JmsConsumer implements Consumer {
     private final SharedConnection connection;
     private final JmsDestination source;
     private final String errorQueue;
+    private final DestinationRefusal errorQueueRefusal;
     private final boolean transacted;
     private final Session session;
     private final long generation;
@@ -58,13 +59,14 @@ public final class JmsConsumer implements Consumer {
      * @param leaveUnread    hand over the client's own messages unread where the provider can ({@link FerryMessage#unread})
      * @param markDuplicates with {@code leaveUnread}: the target removes duplicates, so mark each message for it
      */
-    JmsConsumer(SharedConnection connection, JmsDestination source, String errorQueue, JmsMessageTranslator translator,
-                DeliveryAttempts attempts, boolean leaveUnread, boolean markDuplicates) throws JMSException {
+    JmsConsumer(SharedConnection connection, JmsDestination source, String errorQueue, DestinationRefusal errorQueueRefusal,
+                JmsMessageTranslator translator, DeliveryAttempts attempts, boolean leaveUnread, boolean markDuplicates) throws JMSException {
         this.connection = connection;
         this.leaveUnread = leaveUnread;
         this.markDuplicates = markDuplicates;
         this.source = source;
         this.errorQueue = errorQueue;
+        this.errorQueueRefusal = errorQueueRefusal;
         this.translator = translator;
         this.attempts = attempts;
         this.transacted = connection.settings().transacted();
@@ -72,7 +74,7 @@ public final class JmsConsumer implements Consumer {
         this.session = opened.session();
         this.generation = opened.generation();
         try {
-            this.consumer = source.createConsumer(session);
+            this.consumer = source.createConsumer(session, connection.provider());
         } catch (JMSException | RuntimeException e) {
             closeQuietly();
             throw connection.openFailed(generation, e);
@@ -197,10 +199,10 @@ public final class JmsConsumer implements Consumer {
         if (lastReceived == null) {
             throw new IllegalStateException("no message to move to the error destination");
         }
+        if (errorProducer == null) {
+            openErrorProducer();
+        }
         try {
-            if (errorProducer == null) {
-                errorProducer = session.createProducer(session.createQueue(errorQueue));
-            }
             markRejected(lastReceived, rejection);
             // Before the send, which gives the message an id of its own (the error queue's copy is a new message).
             String id = lastReceived.getJMSMessageID();
@@ -210,6 +212,22 @@ public final class JmsConsumer implements Consumer {
             attempts.forget(id);
         } catch (JMSException | RuntimeException e) {
             throw failed("move to " + errorQueue, e);
+        }
+    }
+
+    /** The error queue's producer; a broker that refuses the queue, its connection fine, is said so and keeps the connection. */
+    private void openErrorProducer() throws ConsumeException {
+        try {
+            errorProducer = session.createProducer(connection.provider().destination(session, errorQueue, false));
+            errorQueueRefusal.accepted();
+        } catch (JMSException | RuntimeException e) {
+            JMSException failure = connection.openFailed(generation, e);
+            boolean refused = failure instanceof DestinationRefusedException;
+            if (refused) {
+                errorQueueRefusal.refused(failure);
+            }
+            throw new ConsumeException("move to " + errorQueue + " on " + connection.settings().name() + " failed: " + Failures.message(failure),
+                    failure, refused);
         }
     }
 

@@ -6,6 +6,9 @@ import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
+import jakarta.jms.Topic;
+
+import io.ferry.core.provider.BrokerProvider;
 
 /**
  * A queue or a topic, and for a consumed topic the subscription it is read through.
@@ -44,20 +47,21 @@ public record JmsDestination(String name, boolean topic, String subscription, bo
         return new JmsDestination(name, true, Objects.requireNonNull(subscription, "subscription"), true);
     }
 
-    Destination create(Session session) throws JMSException {
-        return topic ? session.createTopic(name) : session.createQueue(name);
+    Destination create(Session session, BrokerProvider provider) throws JMSException {
+        return provider.destination(session, name, topic);
     }
 
-    MessageConsumer createConsumer(Session session) throws JMSException {
+    MessageConsumer createConsumer(Session session, BrokerProvider provider) throws JMSException {
         if (!topic) {
-            return session.createConsumer(session.createQueue(name));
+            return session.createConsumer(create(session, provider));
         }
         if (subscription == null) {
             throw new IllegalStateException("topic " + name + " is consumed through a subscription, and none is named");
         }
-        return durable
-                ? session.createSharedDurableConsumer(session.createTopic(name), subscription)
-                : session.createSharedConsumer(session.createTopic(name), subscription);
+        if (!(create(session, provider) instanceof Topic named)) {
+            throw new IllegalStateException("the " + provider.name() + " provider named topic " + name + " as something other than a topic");
+        }
+        return durable ? session.createSharedDurableConsumer(named, subscription) : session.createSharedConsumer(named, subscription);
     }
 
     @Override

@@ -29,6 +29,7 @@ public final class JmsEndpoints implements MessageEndpoints {
     private final boolean sendUnread;
     private final DestinationRefusal sourceRefusal;
     private final DestinationRefusal targetRefusal;
+    private final DestinationRefusal errorQueueRefusal;
 
     /** Queue to queue. */
     public JmsEndpoints(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue,
@@ -54,8 +55,9 @@ public final class JmsEndpoints implements MessageEndpoints {
         this.errorQueue = errorQueue;
         this.target = new SharedConnection(target);
         this.targetDestination = targetDestination;
-        this.sourceRefusal = new DestinationRefusal(source.name(), sourceDestination + " as the source");
-        this.targetRefusal = new DestinationRefusal(target.name(), targetDestination + " as the target");
+        this.sourceRefusal = new DestinationRefusal(this.source, sourceDestination + " as the source");
+        this.targetRefusal = new DestinationRefusal(this.target, targetDestination + " as the target");
+        this.errorQueueRefusal = new DestinationRefusal(this.source, "queue " + errorQueue + " as the error queue");
         BrokerProvider provider = this.source.provider();
         this.sendUnread = !messagesRead && provider.sendsReceivedMessages() && provider.name().equals(this.target.provider().name());
     }
@@ -80,6 +82,11 @@ public final class JmsEndpoints implements MessageEndpoints {
         return targetRefusal;
     }
 
+    /** Whether the source broker refuses the error queue, and why. */
+    public DestinationRefusal errorQueueRefusal() {
+        return errorQueueRefusal;
+    }
+
     /** Whether messages go from the source's client to the target's unread (see the constructor). */
     public boolean sendsUnread() {
         return sendUnread;
@@ -94,15 +101,17 @@ public final class JmsEndpoints implements MessageEndpoints {
     @Override
     public Consumer openConsumer() throws ConsumeException {
         try {
-            JmsConsumer consumer = new JmsConsumer(source, sourceDestination, errorQueue, translator, attempts, sendUnread,
-                    guarantee() == DeliveryGuarantee.EXACTLY_ONCE);
+            JmsConsumer consumer = new JmsConsumer(source, sourceDestination, errorQueue, errorQueueRefusal, translator, attempts,
+                    sendUnread, guarantee() == DeliveryGuarantee.EXACTLY_ONCE);
             sourceRefusal.accepted();
             return consumer;
         } catch (JMSException e) {
-            if (e instanceof DestinationRefusedException) {
-                sourceRefusal.refused(explain(source, e));
+            boolean refused = e instanceof DestinationRefusedException;
+            if (refused) {
+                sourceRefusal.refused(e);
             }
-            throw new ConsumeException("cannot consume from " + sourceDestination + " on " + source.settings() + ": " + Failures.message(e), e);
+            throw new ConsumeException("cannot consume from " + sourceDestination + " on " + source.settings() + ": " + Failures.message(e), e,
+                    refused);
         }
     }
 
@@ -113,22 +122,21 @@ public final class JmsEndpoints implements MessageEndpoints {
             targetRefusal.accepted();
             return producer;
         } catch (JMSException e) {
-            if (e instanceof DestinationRefusedException) {
-                targetRefusal.refused(explain(target, e));
+            boolean refused = e instanceof DestinationRefusedException;
+            if (refused) {
+                targetRefusal.refused(e);
             }
-            throw new ProduceException("cannot produce to " + targetDestination + " on " + target.settings() + ": " + Failures.message(e), e);
+            throw new ProduceException("cannot produce to " + targetDestination + " on " + target.settings() + ": " + Failures.message(e), e,
+                    refused ? ProduceException.Failure.REFUSED : ProduceException.Failure.UNAVAILABLE);
         }
-    }
-
-    /** The broker's refusal in one line: the provider's explanation where the client words it poorly, else its message. */
-    private static String explain(SharedConnection connection, JMSException refusal) {
-        String explained = connection.provider().explainLoss(connection.settings(), refusal);
-        return explained != null ? explained : Failures.message(refusal);
     }
 
     @Override
     public void close() {
         source.close();
         target.close();
+        sourceRefusal.clear();
+        targetRefusal.clear();
+        errorQueueRefusal.clear();
     }
 }

@@ -61,10 +61,10 @@ public final class PtpProducer implements Producer {
         SharedConnection.OpenedSession opened = connection.createSession(transacted ? Session.SESSION_TRANSACTED : Session.AUTO_ACKNOWLEDGE);
         this.session = opened.session();
         this.generation = opened.generation();
-        this.destinations = new DestinationCache(session);
+        this.destinations = new DestinationCache(session, provider);
         this.refusalsBefore = connection.fullRefusals();
         try {
-            this.producer = session.createProducer(target.create(session));
+            this.producer = session.createProducer(target.create(session, provider));
             producer.setDisableMessageTimestamp(false);
         } catch (JMSException | RuntimeException e) {
             close();

@@ -2,6 +2,7 @@ package io.ferry.core.provider;
 
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
+import jakarta.jms.Destination;
 import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSSecurityException;
@@ -122,6 +123,14 @@ public interface BrokerProvider {
      */
     default boolean refusesDestination(Throwable failure) {
         return Failures.causedBy(failure, InvalidDestinationException.class) || Failures.causedBy(failure, JMSSecurityException.class);
+    }
+
+    /**
+     * The queue or topic of that name, for the session's consumers and producers: JMS's own, unless the client looks
+     * the name up and may answer with a destination of another name.
+     */
+    default Destination destination(Session session, String name, boolean topic) throws JMSException {
+        return topic ? session.createTopic(name) : session.createQueue(name);
     }
 
     /** Sets up a session the adapter opened on this connection, before anything is created through it. */

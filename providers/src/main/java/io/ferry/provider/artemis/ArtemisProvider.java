@@ -5,15 +5,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Destination;
+import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.ObjectMessage;
+import jakarta.jms.Session;
 import jakarta.jms.TemporaryQueue;
 import jakarta.jms.TemporaryTopic;
 
@@ -27,8 +28,10 @@ import org.apache.activemq.artemis.core.client.impl.ClientConsumerInternal;
 import org.apache.activemq.artemis.core.remoting.impl.netty.NettyConnectorFactory;
 import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.apache.activemq.artemis.jms.client.ActiveMQDestination;
 import org.apache.activemq.artemis.jms.client.ActiveMQMessage;
 import org.apache.activemq.artemis.jms.client.ActiveMQMessageConsumer;
+import org.apache.activemq.artemis.jms.client.ActiveMQSession;
 
 import io.ferry.core.provider.BeanProperties;
 import io.ferry.core.provider.BridgeProperties;
@@ -85,7 +88,7 @@ public final class ArtemisProvider implements BrokerProvider {
     private static final String NO_DATA_FROM_BROKER = "AMQ219011";
     private static final String CALL_TIMED_OUT = "AMQ219014";
     /** What Artemis's session says when asked for a queue or topic its broker does not have and will not create. */
-    private static final Pattern NOT_THERE = Pattern.compile("^There is no (queue|topic) with name (.*)$");
+    private static final Pattern NOT_THERE = Pattern.compile("^There is no (queue|topic) with name .*$");
     private static final Set<String> SCHEMES = Set.of("tcp", "ssl", "vm", "udp", "jgroups");
     private static final String EXAMPLE = "tcp://127.0.0.1:61616";
     private static final Set<String> NETTY_SCHEMES = Set.of("tcp", "ssl");
@@ -182,18 +185,16 @@ public final class ArtemisProvider implements BrokerProvider {
     /**
      * Artemis's failure check says "AMQ219011: Did not receive data from server for /127.0.0.1:61617" and
      * a call timeout "AMQ219014: Timed out after waiting 10,000 ms for response when sending packet 43":
-     * neither says that this means the network went silent rather than the broker going away. Its session's "There is no
-     * queue with name orders" does not say that the broker would create it if its settings let it.
+     * neither says that this means the network went silent rather than the broker going away. A missing queue
+     * ("Queue orders does not exist") does not say that the broker would create it if its settings let it.
      */
     @Override
     public String explainLoss(ConnectionSettings settings, Throwable failure) {
         // The JMS layer wraps the client's exception as a cause, a linked exception, or only its text.
         for (Throwable cause : Failures.chain(failure)) {
             String message = String.valueOf(cause.getMessage());
-            Matcher notThere = NOT_THERE.matcher(message);
-            if (notThere.matches()) {
-                return notThere.group(1) + " '" + notThere.group(2) + "' does not exist on the broker, which creates none on demand "
-                        + "(auto-create off): declare it (Artemis: " + message + ")";
+            if (cause instanceof InvalidDestinationException && message.contains("does not exist") || NOT_THERE.matcher(message).matches()) {
+                return message + ": declare it on the broker, or let the broker create it on demand (auto-create-queues, auto-create-addresses)";
             }
             boolean callTimedOut = message.contains(CALL_TIMED_OUT);
             if (callTimedOut || message.contains(NO_DATA_FROM_BROKER) || cause instanceof ActiveMQConnectionTimedOutException) {
@@ -232,12 +233,22 @@ public final class ArtemisProvider implements BrokerProvider {
     }
 
     /**
-     * An address full with policy FAIL: Artemis's client refuses a send once its broker has said so, and its broker
-     * refuses the commit of a transaction that would pass the limit.
+     * Named as given. Artemis's session asks its broker for a queue or topic and, where the broker neither has nor
+     * creates one of that name, tries the 1.x name ({@code jms.queue.orders}), which a broker creating other addresses on
+     * demand creates: the channel would read or fill a queue nobody named. Named directly, a missing destination is
+     * refused instead (no round trip either). A connection with {@code enable1xPrefixes} keeps the session's naming.
      */
+    @Override
+    public Destination destination(Session session, String name, boolean topic) throws JMSException {
+        if (session instanceof ActiveMQSession artemis && !artemis.isEnable1xPrefixes()) {
+            return topic ? ActiveMQDestination.createTopic(name) : ActiveMQDestination.createQueue(name);
+        }
+        return BrokerProvider.super.destination(session, name, topic);
+    }
+
     /**
-     * Besides JMS's own refusals, Artemis's session answers a request for a queue or topic its broker neither has nor
-     * creates with a plain JMS failure that only its text tells apart.
+     * Besides JMS's own refusals: with {@code enable1xPrefixes}, Artemis's session answers a request for a queue or
+     * topic its broker neither has nor creates with a plain JMS failure that only its text tells apart.
      */
     @Override
     public boolean refusesDestination(Throwable failure) {
@@ -245,6 +256,10 @@ public final class ArtemisProvider implements BrokerProvider {
                 || Failures.chain(failure).stream().anyMatch(cause -> NOT_THERE.matcher(String.valueOf(cause.getMessage())).matches());
     }
 
+    /**
+     * An address full with policy FAIL: Artemis's client refuses a send once its broker has said so, and its broker
+     * refuses the commit of a transaction that would pass the limit.
+     */
     @Override
     public boolean isFull(Throwable failure) {
         return Failures.causedBy(failure, ActiveMQAddressFullException.class) || BrokerProvider.super.isFull(failure);

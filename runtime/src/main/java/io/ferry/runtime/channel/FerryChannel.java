@@ -86,6 +86,11 @@ public final class FerryChannel {
         return endpoints.targetRefusal();
     }
 
+    /** Whether the local broker refuses the channel's error queue (its connection fine), and why. */
+    public DestinationRefusal errorQueueRefusal() {
+        return endpoints.errorQueueRefusal();
+    }
+
     public long localReconnects() {
         return endpoints.source().reconnects();
     }

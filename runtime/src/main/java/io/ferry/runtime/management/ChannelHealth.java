@@ -8,6 +8,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 import io.ferry.core.event.LifecycleEventPublisher;
+import io.ferry.core.jms.DestinationRefusal;
 import io.ferry.core.jms.SharedConnection;
 import io.ferry.runtime.channel.FerryChannel;
 import io.ferry.runtime.channel.FerryChannels;
@@ -15,7 +16,7 @@ import io.ferry.runtime.channel.FerryChannels;
 /**
  * The {@code channels} health component: one component per channel, UP when both its connections
  * are connected and neither broker refuses the channel's destination, DOWN otherwise (a refusal under
- * {@code refused}, with the broker's reason), OUT_OF_SERVICE when it was stopped on purpose. It only reads the
+ * {@code refused}: source, target or error-queue, with the broker's reason), OUT_OF_SERVICE when it was stopped on purpose. It only reads the
  * states the connections and the publisher keep; it never opens a connection itself.
  */
 final class ChannelHealth {
@@ -55,18 +56,20 @@ final class ChannelHealth {
                 .build();
     }
 
-    /** The destinations a broker refuses, by end ("source", "target"), each with the broker's reason. */
+    /** The destinations a broker refuses, by use ("source", "target", "error-queue"), each with the broker's reason. */
     private static Map<String, String> refused(FerryChannel channel) {
         Map<String, String> refused = new LinkedHashMap<>();
-        String source = channel.sourceRefusal().reason();
-        if (source != null) {
-            refused.put("source", source);
-        }
-        String target = channel.targetRefusal().reason();
-        if (target != null) {
-            refused.put("target", target);
-        }
+        refused(refused, "source", channel.sourceRefusal());
+        refused(refused, "target", channel.targetRefusal());
+        refused(refused, "error-queue", channel.errorQueueRefusal());
         return refused;
+    }
+
+    private static void refused(Map<String, String> refused, String use, DestinationRefusal refusal) {
+        String reason = refusal.reason();
+        if (reason != null) {
+            refused.put(use, reason);
+        }
     }
 
     private static Map<String, Object> events(FerryChannel channel, FerryChannels channels) {
