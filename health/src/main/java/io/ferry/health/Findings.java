@@ -222,8 +222,11 @@ final class Findings {
         String figures = format("/actuator/health components.channels.%s: status %s, local %s, remote %s", channel.id(), channel.status(),
                 channel.local(), channel.remote());
         Map<String, String> refused = channel.refused() == null ? Map.of() : channel.refused();
-        // A refused target leaves the local connection unopened (idle): only the refusing broker's connection must be up.
-        if (!refused.isEmpty() && refused.keySet().stream().allMatch(use -> "connected".equals(use.equals("target") ? channel.remote() : channel.local()))) {
+        // A refused target leaves the local connection unopened (idle): the refusing broker's connection must be up, the
+        // other's up or not opened yet; a broker that is down besides is the finding below.
+        boolean remoteRefuses = refused.containsKey("target");
+        boolean localRefuses = refused.containsKey("source") || refused.containsKey("error-queue");
+        if (!refused.isEmpty() && side(channel.remote(), remoteRefuses) && side(channel.local(), localRefuses)) {
             String ends = refused.keySet().stream()
                     .map(use -> (use.equals("target") ? "the remote broker" : "the local broker") + " refuses its " + use.replace('-', ' '))
                     .collect(Collectors.joining(", and "));
@@ -236,6 +239,11 @@ final class Findings {
                 format("Channel %s is %s: local %s, remote %s", channel.id(), channel.status(), channel.local(), channel.remote()),
                 figures,
                 "messages wait on the local broker meanwhile; bring the broker that is not connected back (or fix the network to it)"));
+    }
+
+    /** A side is as a refusal leaves it: connected where its broker refuses, connected or not opened yet otherwise. */
+    private static boolean side(String state, boolean refuses) {
+        return "connected".equals(state) || !refuses && "idle".equals(state);
     }
 
     private static boolean notConnected(String side) {

@@ -214,6 +214,11 @@ class HealthAnalysisTest {
                 "connected", "connected", Map.of("error-queue", "queue 'errors' does not exist"), true, null)));
         assertThat(finding(sample(new Recordings(), 40, 0.1, 20, List.of(), errorQueue), "channel-down").title())
                 .isEqualTo("Channel orders is DOWN: the local broker refuses its error queue");
+
+        AdapterReading.Health refusedAndDown = new AdapterReading.Health("DOWN", List.of(new AdapterReading.ChannelState(CHANNEL, "DOWN",
+                "exactly-once", "reconnecting", "connected", Map.of("target", "queue 'orders' does not exist"), true, null)));
+        assertThat(finding(sample(new Recordings(), 40, 0.1, 20, List.of(), refusedAndDown), "channel-down").title())
+                .isEqualTo("Channel orders is DOWN: local reconnecting, remote connected");
     }
 
     @Test

@@ -22,6 +22,7 @@ import java.util.stream.IntStream;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 
@@ -233,6 +234,38 @@ class ProviderErrorQueueTest {
             assertArrivedOnceAsSent(receive(route.target(), route.out(), MESSAGES - ids(poison).size()), ids(poison.negate()),
                     Map.of("verdict", "clean"));
             assertArrivedOnceAsSent(receive(route.sourceClient(), route.errors(), ids(poison).size()), ids(poison), Map.of());
+        }
+    }
+
+    /** The one poison message that waited for a refused error queue, taken off the source by hand: the channel goes on, the refusal forgotten. */
+    @Test
+    void aPoisonMessageTakenOffByHandEndsTheErrorQueuesRefusal() throws Exception {
+        try (TestBroker local = TestBroker.create("local", dir.resolve("local"), EmbeddedBroker.declaredOnly()).start();
+             TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
+            Route route = new Route(CrossVendorBridgeTest.artemis("local", local.url()), "in", "errors.undeclared", local::messageCount,
+                    CrossVendorBridgeTest.artemis("remote", remote.url()), "out", remote::messageCount);
+            int poison = 7;
+            send(route.sourceClient(), route.in(), id -> Map.of("poison", id == poison));
+            String yaml = AdapterConfig.empty().connection("local", withCredentials(route.source())).connection("remote", withCredentials(route.target()))
+                    .channel(route.channel("poison").service("poison-check", "jdbc-lookup", POISON_CHECK)).yaml();
+            try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
+                 RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), yaml);
+                 ProviderClient operator = new ProviderClient(route.sourceClient())) {
+                DestinationRefusal refusal = adapter.channels().channel("poison").orElseThrow().errorQueueRefusal();
+                await().atMost(DEADLINE).until(() -> refusal.attempts() >= 3);
+                // Between the channel's tries the message is back on the queue: take it then.
+                try (MessageConsumer byHand = operator.session().createConsumer(operator.session().createQueue(route.in()), "poison = TRUE")) {
+                    await().atMost(DEADLINE).until(() -> byHand.receive(100) != null);
+                    operator.session().commit();
+                }
+
+                await().atMost(DEADLINE).until(() -> remote.messageCount(route.out()) >= MESSAGES - 1);
+                await().atMost(DEADLINE).until(() -> refusal.reason() == null);
+                assertThat(refusal.attempts()).isZero();
+                assertThat(refusals.lines(Level.WARN)).hasSize(1);
+                assertThat(refusals.lines(Level.INFO)).as("no 'takes again': the broker still refuses the queue").isEmpty();
+            }
+            assertArrivedOnceAsSent(receive(route.target(), route.out(), MESSAGES - 1), ids(id -> id != poison), Map.of("verdict", "clean"));
         }
     }
 

@@ -68,10 +68,18 @@ public final class DestinationRefusal {
         }
     }
 
-    /** Forgets the refusals without a word: the channel stopped, and a start tries afresh. */
-    synchronized void clear() {
-        reason = null;
-        attempts = 0;
+    /**
+     * Forgets the refusals without a word: the channel stopped (a start tries afresh), or the destination is no longer
+     * needed (the rejected message that waited for the error queue is gone: removed by hand, or taken by a retry).
+     */
+    void clear() {
+        if (reason == null) {
+            return; // the common case, read without the lock
+        }
+        synchronized (this) {
+            reason = null;
+            attempts = 0;
+        }
     }
 
     /** Why the broker refuses the destination now; null when it does not. */

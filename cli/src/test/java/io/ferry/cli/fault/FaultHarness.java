@@ -255,7 +255,11 @@ final class FaultHarness implements AutoCloseable {
             step.run();
             return this;
         } catch (Exception | Error e) {
-            close();
+            try {
+                close();
+            } catch (RuntimeException | Error closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
     }
