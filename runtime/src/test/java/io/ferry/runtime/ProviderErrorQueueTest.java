@@ -205,12 +205,9 @@ class ProviderErrorQueueTest {
     void poisonMessagesStayOnTheSourceWhileTheBrokerRefusesTheErrorQueue() throws Exception {
         try (TestBroker local = TestBroker.create("local", dir.resolve("local"), EmbeddedBroker.declaredOnly()).start();
              TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
-            Route route = new Route(CrossVendorBridgeTest.artemis("local", local.url()), "in", "errors.undeclared", local::messageCount,
-                    CrossVendorBridgeTest.artemis("remote", remote.url()), "out", remote::messageCount);
+            Route route = undeclaredErrorQueue(local, remote);
             IntPredicate poison = id -> id % 10 == 7;
-            send(route.sourceClient(), route.in(), id -> Map.of("poison", poison.test(id)));
-            String yaml = AdapterConfig.empty().connection("local", withCredentials(route.source())).connection("remote", withCredentials(route.target()))
-                    .channel(route.channel("poison").service("poison-check", "jdbc-lookup", POISON_CHECK)).yaml();
+            String yaml = poisonSentAndChecked(route, poison);
             try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
                  CapturedLog connections = CapturedLog.of(SharedConnection.class);
                  RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), yaml)) {
@@ -242,12 +239,9 @@ class ProviderErrorQueueTest {
     void aPoisonMessageTakenOffByHandEndsTheErrorQueuesRefusal() throws Exception {
         try (TestBroker local = TestBroker.create("local", dir.resolve("local"), EmbeddedBroker.declaredOnly()).start();
              TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
-            Route route = new Route(CrossVendorBridgeTest.artemis("local", local.url()), "in", "errors.undeclared", local::messageCount,
-                    CrossVendorBridgeTest.artemis("remote", remote.url()), "out", remote::messageCount);
+            Route route = undeclaredErrorQueue(local, remote);
             int poison = 7;
-            send(route.sourceClient(), route.in(), id -> Map.of("poison", id == poison));
-            String yaml = AdapterConfig.empty().connection("local", withCredentials(route.source())).connection("remote", withCredentials(route.target()))
-                    .channel(route.channel("poison").service("poison-check", "jdbc-lookup", POISON_CHECK)).yaml();
+            String yaml = poisonSentAndChecked(route, id -> id == poison);
             try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
                  RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), yaml);
                  ProviderClient operator = new ProviderClient(route.sourceClient())) {
@@ -267,6 +261,19 @@ class ProviderErrorQueueTest {
             }
             assertArrivedOnceAsSent(receive(route.target(), route.out(), MESSAGES - 1), ids(id -> id != poison), Map.of("verdict", "clean"));
         }
+    }
+
+    /** Artemis to Artemis, the error queue one the local broker neither has nor creates. */
+    private static Route undeclaredErrorQueue(TestBroker local, TestBroker remote) {
+        return new Route(CrossVendorBridgeTest.artemis("local", local.url()), "in", "errors.undeclared", local::messageCount,
+                CrossVendorBridgeTest.artemis("remote", remote.url()), "out", remote::messageCount);
+    }
+
+    /** Sends the test's messages, {@code poison} ones marked so; answers the adapter's configuration, whose service rejects them. */
+    private static String poisonSentAndChecked(Route route, IntPredicate poison) throws Exception {
+        send(route.sourceClient(), route.in(), id -> Map.of("poison", poison.test(id)));
+        return AdapterConfig.empty().connection("local", withCredentials(route.source())).connection("remote", withCredentials(route.target()))
+                .channel(route.channel("poison").service("poison-check", "jdbc-lookup", POISON_CHECK)).yaml();
     }
 
     /** Every tenth message (ids 7, 17, ...) is poison: rejected by the service three times, then moved to the error queue. */
