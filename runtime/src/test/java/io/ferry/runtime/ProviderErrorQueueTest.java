@@ -234,7 +234,10 @@ class ProviderErrorQueueTest {
         }
     }
 
-    /** The one poison message that waited for a refused error queue, taken off the source by hand: the channel goes on, the refusal forgotten. */
+    /**
+     * The one poison message that waited for a refused error queue, taken off the source by hand: the channel goes on,
+     * and the refusal, no longer asked again, stops counting a minute after the last one.
+     */
     @Test
     void aPoisonMessageTakenOffByHandEndsTheErrorQueuesRefusal() throws Exception {
         try (TestBroker local = TestBroker.create("local", dir.resolve("local"), EmbeddedBroker.declaredOnly()).start();
@@ -254,6 +257,8 @@ class ProviderErrorQueueTest {
                 }
 
                 await().atMost(DEADLINE).until(() -> remote.messageCount(route.out()) >= MESSAGES - 1);
+                assertThat(refusal.reason()).as("just after the last refusal").isNotNull();
+                // Refusals count for a minute after the last one; none come once nothing waits for the error queue.
                 await().atMost(DEADLINE).until(() -> refusal.reason() == null);
                 assertThat(refusal.attempts()).isZero();
                 assertThat(refusals.lines(Level.WARN)).hasSize(1);

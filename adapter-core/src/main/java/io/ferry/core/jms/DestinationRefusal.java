@@ -13,18 +13,27 @@ import io.ferry.core.provider.Failures;
  * Whether a broker refuses a destination a channel needs (its source, its target, its error queue), the connection
  * fine, and why: logged once when the refusals start, at most once a minute while they go on (the channel's worker tries
  * again with back-off, every few seconds), and once when the broker takes the destination again. The reason is kept
- * for the channel's health.
+ * for the channel's health while the refusals go on.
  */
 public final class DestinationRefusal {
 
     private static final Logger LOG = LoggerFactory.getLogger(DestinationRefusal.class);
     private static final Duration LOG_INTERVAL = Duration.ofMinutes(1);
+    /**
+     * How long a refusal counts after the last one. While the channel needs the destination it asks again every few
+     * seconds (its source and target at once; its error queue while a rejected message waits for it), so refusals that
+     * stop mean it no longer needs it: the message that waited was taken off the source, or passed by a retry.
+     */
+    private static final Duration CURRENT_FOR = Duration.ofMinutes(1);
+
+    /** The refusals so far, since they started; replaced whole, so readers need no lock. */
+    private record Refusals(String reason, long attempts, long lastNanos) {
+    }
 
     private final SharedConnection connection;
     private final String destination;
     /** Null while the broker takes the destination. */
-    private volatile String reason;
-    private volatile long attempts;
+    private volatile Refusals current;
     private long lastLogged;
 
     /**
@@ -42,53 +51,52 @@ public final class DestinationRefusal {
         String why = explained != null ? explained : Failures.message(refusal);
         String broker = connection.settings().name();
         long now = System.nanoTime();
-        boolean first = reason == null;
-        reason = why;
-        attempts++;
-        if (first) {
+        Refusals before = live(now);
+        Refusals after = new Refusals(why, before == null ? 1 : before.attempts() + 1, now);
+        current = after;
+        if (before == null) {
             LOG.warn("{} broker refuses {}: {}; the connection is fine, and the channel tries again with back-off", broker, destination, why);
             lastLogged = now;
         } else if (now - lastLogged >= LOG_INTERVAL.toNanos()) {
-            LOG.warn("{} broker still refuses {} ({} attempts so far): {}", broker, destination, attempts, why);
+            LOG.warn("{} broker still refuses {} ({} attempts so far): {}", broker, destination, after.attempts(), why);
             lastLogged = now;
         }
     }
 
     /** The broker took the destination: refusals, if there were any, are over. */
     void accepted() {
-        if (reason == null) {
+        if (current == null) {
             return; // the common case, read without the lock
         }
         synchronized (this) {
-            if (reason != null) {
-                LOG.info("{} broker takes {} again, after {} refused attempt(s)", connection.settings().name(), destination, attempts);
-                reason = null;
-                attempts = 0;
+            Refusals live = live(System.nanoTime());
+            if (live != null) {
+                LOG.info("{} broker takes {} again, after {} refused attempt(s)", connection.settings().name(), destination, live.attempts());
             }
+            current = null;
         }
     }
 
-    /**
-     * Forgets the refusals without a word: the channel stopped (a start tries afresh), or the destination is no longer
-     * needed (the rejected message that waited for the error queue is gone: removed by hand, or taken by a retry).
-     */
-    void clear() {
-        if (reason == null) {
-            return; // the common case, read without the lock
-        }
-        synchronized (this) {
-            reason = null;
-            attempts = 0;
-        }
+    /** Forgets the refusals without a word: the channel stopped, and a start tries afresh. */
+    synchronized void clear() {
+        current = null;
     }
 
     /** Why the broker refuses the destination now; null when it does not. */
     public String reason() {
-        return reason;
+        Refusals live = live(System.nanoTime());
+        return live == null ? null : live.reason();
     }
 
     /** How often it was refused since the refusals started; 0 when it is not refused. */
     public long attempts() {
-        return attempts;
+        Refusals live = live(System.nanoTime());
+        return live == null ? 0 : live.attempts();
+    }
+
+    /** The refusals, unless there are none or the last is older than {@link #CURRENT_FOR}. */
+    private Refusals live(long now) {
+        Refusals refusals = current;
+        return refusals != null && now - refusals.lastNanos() < CURRENT_FOR.toNanos() ? refusals : null;
     }
 }

@@ -158,8 +158,6 @@ public final class JmsConsumer implements Consumer {
                 lastReceived.acknowledge(); // every message this session received so far
             }
             lastReceived = null;
-            // A message that waited for a refused error queue comes first: once something is acknowledged, it is gone.
-            errorQueueRefusal.clear();
         } catch (JMSException | RuntimeException e) {
             throw failed("acknowledge", e);
         }
