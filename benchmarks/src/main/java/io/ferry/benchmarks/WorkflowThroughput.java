@@ -28,6 +28,7 @@ import picocli.CommandLine.Option;
 import io.ferry.api.Service;
 import io.ferry.broker.BrokerSettings;
 import io.ferry.broker.EmbeddedBroker;
+import io.ferry.core.Backoff;
 import io.ferry.core.event.LifecycleEventPublisher;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.jms.JmsDestination;
@@ -155,7 +156,8 @@ public final class WorkflowThroughput implements Callable<Integer> {
                 ? List.of(new ServiceFactories().create("delay", "delay-2ms", Map.of("delay", "2ms")))
                 : List.of();
         JmsEndpoints endpoints = new JmsEndpoints(ConnectionSettings.anonymous("local", local.url()), JmsDestination.queue("in"),
-                ConnectionSettings.anonymous("remote", remote.url()), JmsDestination.queue("out"), "ferry.errors", c.read() || !services.isEmpty());
+                ConnectionSettings.anonymous("remote", remote.url()), JmsDestination.queue("out"), "ferry.errors", c.read() || !services.isEmpty(),
+                Backoff.DEFAULT);
         WorkflowSettings settings = WorkflowSettings.of("bench", c.name()).withSendEvents(c.events());
         AbstractWorkflow workflow = c.workflow().equals("standard")
                 ? new StandardWorkflow(settings, services, endpoints, events)

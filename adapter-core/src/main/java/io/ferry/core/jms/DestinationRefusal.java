@@ -1,37 +1,45 @@
 package io.ferry.core.jms;
 
 import java.time.Duration;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 import jakarta.jms.JMSException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.ferry.core.Backoff;
 import io.ferry.core.provider.Failures;
 
 /**
  * Whether a broker refuses a destination a channel needs (its source, its target, its error queue), the connection
  * fine, and why: logged once when the refusals start, at most once a minute while they go on (the channel's worker tries
- * again with back-off, every few seconds), and once when the broker takes the destination again. The reason is kept
- * for the channel's health while the refusals go on.
+ * again with back-off), and once when the broker takes the destination again. The reason is kept for the channel's
+ * health while the refusals go on.
  */
 public final class DestinationRefusal {
 
     private static final Logger LOG = LoggerFactory.getLogger(DestinationRefusal.class);
     private static final Duration LOG_INTERVAL = Duration.ofMinutes(1);
-    /**
-     * How long a refusal counts after the last one. While the channel needs the destination it asks again every few
-     * seconds (its source and target at once; its error queue while a rejected message waits for it), so refusals that
-     * stop mean it no longer needs it: the message that waited was taken off the source, or passed by a retry.
-     */
-    private static final Duration CURRENT_FOR = Duration.ofMinutes(1);
+    /** The least time a refusal counts after the last one. */
+    static final Duration LEAST_CURRENT_FOR = Duration.ofMinutes(1);
 
     /** The refusals so far, since they started; replaced whole, so readers need no lock. */
     private record Refusals(String reason, long attempts, long lastNanos) {
     }
 
-    private final SharedConnection connection;
+    private final String broker;
     private final String destination;
+    private final Function<JMSException, String> explanation;
+    /**
+     * How long a refusal counts after the last one. While the channel needs the destination it asks again at least
+     * once per longest back-off (its source and target at once; its error queue while a rejected message waits for
+     * it), so refusals that stop mean it no longer needs it: the message that waited was taken off the source, or
+     * passed by a retry.
+     */
+    private final long currentForNanos;
+    private final LongSupplier nanoTime;
     /** Null while the broker takes the destination. */
     private volatile Refusals current;
     private long lastLogged;
@@ -39,18 +47,52 @@ public final class DestinationRefusal {
     /**
      * @param connection  the connection to the broker that may refuse the destination
      * @param destination the destination and its use, as in "queue orders as the source"
+     * @param reconnect   how the channel paces its tries
      */
-    DestinationRefusal(SharedConnection connection, String destination) {
-        this.connection = connection;
+    DestinationRefusal(SharedConnection connection, String destination, Backoff reconnect) {
+        this(connection.settings().name(), destination, failure -> connection.provider().explainLoss(connection.settings(), failure),
+                currentFor(reconnect), System::nanoTime);
+    }
+
+    /**
+     * @param broker      the broker's role, as in "local"
+     * @param explanation what the provider makes of a refusal; null when it has nothing to add to the client's words
+     * @param currentFor  how long a refusal counts after the last one
+     * @param nanoTime    the clock
+     */
+    DestinationRefusal(String broker, String destination, Function<JMSException, String> explanation, Duration currentFor,
+                       LongSupplier nanoTime) {
+        this.broker = broker;
         this.destination = destination;
+        this.explanation = explanation;
+        this.currentForNanos = currentFor.toNanos();
+        this.nanoTime = nanoTime;
+    }
+
+    /** Three of the longest waits between tries, and at least {@link #LEAST_CURRENT_FOR}: a try missed or late does not end it. */
+    static Duration currentFor(Backoff reconnect) {
+        Duration threeTries = reconnect.maximum().multipliedBy(3);
+        return threeTries.compareTo(LEAST_CURRENT_FOR) > 0 ? threeTries : LEAST_CURRENT_FOR;
+    }
+
+    /**
+     * Takes note of a failed open ({@link SharedConnection#openFailed}) when it is a refusal.
+     *
+     * @return whether it was one
+     */
+    boolean refusedIf(JMSException failure) {
+        if (failure instanceof DestinationRefusedException) {
+            refused(failure);
+            return true;
+        }
+        return false;
     }
 
     /** The broker refused the destination once more. */
-    synchronized void refused(JMSException refusal) {
-        String explained = connection.provider().explainLoss(connection.settings(), refusal);
+    private synchronized void refused(JMSException refusal) {
+        String explained = explanation.apply(refusal);
         String why = explained != null ? explained : Failures.message(refusal);
-        String broker = connection.settings().name();
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         Refusals before = live(now);
         Refusals after = new Refusals(why, before == null ? 1 : before.attempts() + 1, now);
         current = after;
@@ -69,9 +111,9 @@ public final class DestinationRefusal {
             return; // the common case, read without the lock
         }
         synchronized (this) {
-            Refusals live = live(System.nanoTime());
+            Refusals live = live(nanoTime.getAsLong());
             if (live != null) {
-                LOG.info("{} broker takes {} again, after {} refused attempt(s)", connection.settings().name(), destination, live.attempts());
+                LOG.info("{} broker takes {} again, after {} refused attempt(s)", broker, destination, live.attempts());
             }
             current = null;
         }
@@ -84,19 +126,19 @@ public final class DestinationRefusal {
 
     /** Why the broker refuses the destination now; null when it does not. */
     public String reason() {
-        Refusals live = live(System.nanoTime());
+        Refusals live = live(nanoTime.getAsLong());
         return live == null ? null : live.reason();
     }
 
     /** How often it was refused since the refusals started; 0 when it is not refused. */
     public long attempts() {
-        Refusals live = live(System.nanoTime());
+        Refusals live = live(nanoTime.getAsLong());
         return live == null ? 0 : live.attempts();
     }
 
-    /** The refusals, unless there are none or the last is older than {@link #CURRENT_FOR}. */
+    /** The refusals, unless there are none or the last no longer counts. */
     private Refusals live(long now) {
         Refusals refusals = current;
-        return refusals != null && now - refusals.lastNanos() < CURRENT_FOR.toNanos() ? refusals : null;
+        return refusals != null && now - refusals.lastNanos() < currentForNanos ? refusals : null;
     }
 }

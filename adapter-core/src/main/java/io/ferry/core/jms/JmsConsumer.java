@@ -222,10 +222,7 @@ public final class JmsConsumer implements Consumer {
             errorQueueRefusal.accepted();
         } catch (JMSException | RuntimeException e) {
             JMSException failure = connection.openFailed(generation, e);
-            boolean refused = failure instanceof DestinationRefusedException;
-            if (refused) {
-                errorQueueRefusal.refused(failure);
-            }
+            boolean refused = errorQueueRefusal.refusedIf(failure);
             throw new ConsumeException("move to " + errorQueue + " on " + connection.settings().name() + " failed: " + Failures.message(failure),
                     failure, refused);
         }

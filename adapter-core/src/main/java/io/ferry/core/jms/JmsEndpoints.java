@@ -2,6 +2,7 @@ package io.ferry.core.jms;
 
 import jakarta.jms.JMSException;
 
+import io.ferry.core.Backoff;
 import io.ferry.core.ConsumeException;
 import io.ferry.core.Consumer;
 import io.ferry.core.DeliveryGuarantee;
@@ -40,24 +41,25 @@ public final class JmsEndpoints implements MessageEndpoints {
     /** Messages read into Ferry's form, for services to work on. */
     public JmsEndpoints(ConnectionSettings source, JmsDestination sourceDestination, ConnectionSettings target,
                         JmsDestination targetDestination, String errorQueue) {
-        this(source, sourceDestination, target, targetDestination, errorQueue, true);
+        this(source, sourceDestination, target, targetDestination, errorQueue, true, Backoff.DEFAULT);
     }
 
     /**
      * @param messagesRead whether the workflow reads messages (it has services); when it does not and both ends use
      *                     the same provider, one that can send what its client received, messages are not copied
      *                     into Ferry's form and back ({@link BrokerProvider#leaveUnread})
+     * @param reconnect    how the channel's workflow paces its tries after a failure or a refusal
      */
     public JmsEndpoints(ConnectionSettings source, JmsDestination sourceDestination, ConnectionSettings target,
-                        JmsDestination targetDestination, String errorQueue, boolean messagesRead) {
+                        JmsDestination targetDestination, String errorQueue, boolean messagesRead, Backoff reconnect) {
         this.source = new SharedConnection(source);
         this.sourceDestination = sourceDestination;
         this.errorQueue = errorQueue;
         this.target = new SharedConnection(target);
         this.targetDestination = targetDestination;
-        this.sourceRefusal = new DestinationRefusal(this.source, sourceDestination + " as the source");
-        this.targetRefusal = new DestinationRefusal(this.target, targetDestination + " as the target");
-        this.errorQueueRefusal = new DestinationRefusal(this.source, "queue " + errorQueue + " as the error queue");
+        this.sourceRefusal = new DestinationRefusal(this.source, sourceDestination + " as the source", reconnect);
+        this.targetRefusal = new DestinationRefusal(this.target, targetDestination + " as the target", reconnect);
+        this.errorQueueRefusal = new DestinationRefusal(this.source, "queue " + errorQueue + " as the error queue", reconnect);
         BrokerProvider provider = this.source.provider();
         this.sendUnread = !messagesRead && provider.sendsReceivedMessages() && provider.name().equals(this.target.provider().name());
     }
@@ -106,10 +108,7 @@ public final class JmsEndpoints implements MessageEndpoints {
             sourceRefusal.accepted();
             return consumer;
         } catch (JMSException e) {
-            boolean refused = e instanceof DestinationRefusedException;
-            if (refused) {
-                sourceRefusal.refused(e);
-            }
+            boolean refused = sourceRefusal.refusedIf(e);
             throw new ConsumeException("cannot consume from " + sourceDestination + " on " + source.settings() + ": " + Failures.message(e), e,
                     refused);
         }
@@ -122,10 +121,7 @@ public final class JmsEndpoints implements MessageEndpoints {
             targetRefusal.accepted();
             return producer;
         } catch (JMSException e) {
-            boolean refused = e instanceof DestinationRefusedException;
-            if (refused) {
-                targetRefusal.refused(e);
-            }
+            boolean refused = targetRefusal.refusedIf(e);
             throw new ProduceException("cannot produce to " + targetDestination + " on " + target.settings() + ": " + Failures.message(e), e,
                     refused ? ProduceException.Failure.REFUSED : ProduceException.Failure.UNAVAILABLE);
         }

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.ferry.api.FerryMessage;
 import io.ferry.broker.testing.JmsTestClient;
 import io.ferry.broker.testing.TestBroker;
+import io.ferry.core.Backoff;
 import io.ferry.core.Consumer;
 import io.ferry.core.ProduceException;
 import io.ferry.core.Producer;
@@ -132,7 +133,7 @@ class ArtemisUnreadMessagesTest {
     }
 
     private JmsEndpoints endpoints(String in, String out, boolean messagesRead) {
-        return new JmsEndpoints(settings, JmsDestination.queue(in), settings, JmsDestination.queue(out), "errors", messagesRead);
+        return new JmsEndpoints(settings, JmsDestination.queue(in), settings, JmsDestination.queue(out), "errors", messagesRead, Backoff.DEFAULT);
     }
 
     /** Moves every message from {@code in} to {@code out} in one batch; by sequence number, whether each was read. */

@@ -151,11 +151,11 @@ public final class FerryChannels implements SmartLifecycle {
     }
 
     private FerryChannel build(FerryProperties.Channel channel, int index, ServiceFactories factories) {
+        Backoff reconnect = reconnect();
         JmsEndpoints endpoints = new JmsEndpoints(
                 connection(channel.consume().connection()), source(channel),
                 connection(channel.produce().connection()), target(channel.produce()), channel.errorQueue(),
-                !channel.workflow().services().isEmpty());
-        Backoff reconnect = reconnect();
+                !channel.workflow().services().isEmpty(), reconnect);
         return new FerryChannel(channel, endpoints, () -> workflow(channel, index, factories, endpoints, reconnect));
     }
 
