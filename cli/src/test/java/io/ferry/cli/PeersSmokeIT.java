@@ -26,6 +26,8 @@ class PeersSmokeIT {
 
     private static final int MESSAGES = 200;
     private static final int FIXED_RATE_MESSAGES = 30;
+    /** One mirrored pair (every case, then every case in the reverse order): the fewest that compare cases run by run. */
+    private static final int RUNS = 2;
     private static final List<String> CASES = List.of("no-bridge", "core-bridge", "jms-bridge-batch-1", "jms-bridge-batch-100",
             "camel", "camel-2-consumers-cached", "standard-events-on", "standard-events-off", "pooling-events-on-pool-10",
             "pooling-events-off-pool-10");
@@ -39,7 +41,7 @@ class PeersSmokeIT {
         Path log = dir.resolve("perf.log");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", root.resolve("cli/target/ferry.jar").toString(), "perf", "--peers",
-                "--messages", Integer.toString(MESSAGES), "--warmup", "50", "--latency-rate", "200",
+                "--messages", Integer.toString(MESSAGES), "--runs", Integer.toString(RUNS), "--warmup", "50", "--latency-rate", "200",
                 "--latency-messages", Integer.toString(FIXED_RATE_MESSAGES), "--delivery", "both",
                 "--config-dir", root.resolve("config").toString(), "--out", dir.toString()));
         Process perf = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -69,6 +71,7 @@ class PeersSmokeIT {
             CASES.forEach(name -> expected.add(name + "/" + delivery));
         }
         assertThat(summarized).containsExactlyElementsOf(expected);
+        assertThat(report.get("runs")).as("every case measured in every run").hasSize(RUNS * expected.size());
         for (JsonNode result : report.get("runs")) {
             assertThat(result.get("measured").get("delivery").get("received").asLong()).as(result.get("name").asString()).isEqualTo(MESSAGES);
             assertThat(result.get("measured").get("delivery").get("duplicated").asLong()).isZero();

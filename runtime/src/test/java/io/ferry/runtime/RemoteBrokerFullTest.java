@@ -186,22 +186,28 @@ class RemoteBrokerFullTest {
      */
     private interface Target extends AutoCloseable {
 
+        /**
+         * Through {@code amqp} a send the full address gives no credit for fails after {@code jms.sendTimeout}: set in the
+         * URL to 5 s (30 s by default), so that the refusal is heard sooner.
+         */
         static Target refusing(String provider, Path dir) {
             return provider.equals("openwire") ? classic(dir, ClassicBroker.failing("out", TARGET_LIMIT))
-                    : artemis(provider, dir, EmbeddedBroker.failing("out", TARGET_LIMIT));
+                    : artemis(provider, dir, EmbeddedBroker.failing("out", TARGET_LIMIT), "?jms.sendTimeout=5000");
         }
 
         static Target holding(String provider, Path dir) {
             return provider.equals("openwire") ? classic(dir, ClassicBroker.blocking("out", TARGET_LIMIT))
-                    : artemis(provider, dir, EmbeddedBroker.blocking("out", TARGET_LIMIT));
+                    : artemis(provider, dir, EmbeddedBroker.blocking("out", TARGET_LIMIT), "");
         }
 
-        private static Target artemis(String provider, Path dir, Consumer<org.apache.activemq.artemis.core.config.Configuration> limit) {
+        /** @param amqpOptions appended to the bridge's URL through {@code amqp} */
+        private static Target artemis(String provider, Path dir, Consumer<org.apache.activemq.artemis.core.config.Configuration> limit,
+                                      String amqpOptions) {
             TestBroker broker = TestBroker.create(AdapterConfig.REMOTE, dir, limit).start();
             return new Target() {
                 public ConnectionSettings bridge() {
                     return provider.equals("amqp")
-                            ? CrossVendorBridgeTest.amqp(AdapterConfig.REMOTE, broker.url().replace("tcp://", "amqp://"), true)
+                            ? CrossVendorBridgeTest.amqp(AdapterConfig.REMOTE, broker.url().replace("tcp://", "amqp://") + amqpOptions, true)
                             : CrossVendorBridgeTest.artemis(AdapterConfig.REMOTE, broker.url());
                 }
 

@@ -41,15 +41,17 @@ class NetworkFaultTest {
 
     private static final int MESSAGES = 5_000;
     /**
-     * Longer than the clients' failure detection, as Ferry sets them: after the last data artemis finds out in 5-11 s,
-     * openwire in 4-6 s, amqp in 3-6 s, rabbitmq in 4.5-5 s.
+     * How the adapter words each client's finding (docs/configuration.md, "Network faults"), and a cut longer than that
+     * client's failure detection, as Ferry sets it: after the last data artemis finds out in 5-11 s, openwire in 4-6 s,
+     * amqp in 3-6 s, rabbitmq in 4.5-5 s.
      */
-    private static final Duration CUT = Duration.ofSeconds(13);
-    /** How the adapter words each client's finding (docs/configuration.md, "Network faults"). */
-    private static final String ARTEMIS_LOSS = "no data from the broker for 5 s (network silent?)";
-    private static final String OPENWIRE_LOSS = "no data from the broker for 4 s (network silent?)";
-    private static final String AMQP_LOSS = "no data from the broker for 3 s (network silent?)";
-    private static final String RABBITMQ_LOSS = "no data from the broker for 4500 ms (network silent?)";
+    private record Detection(String lossLine, Duration cut) {
+    }
+
+    private static final Detection ARTEMIS = new Detection("no data from the broker for 5 s (network silent?)", Duration.ofSeconds(13));
+    private static final Detection OPENWIRE = new Detection("no data from the broker for 4 s (network silent?)", Duration.ofSeconds(9));
+    private static final Detection AMQP = new Detection("no data from the broker for 3 s (network silent?)", Duration.ofSeconds(9));
+    private static final Detection RABBITMQ = new Detection("no data from the broker for 4500 ms (network silent?)", Duration.ofSeconds(8));
     /** The bound docs/configuration.md ("Network faults") promises: delivery resumes this soon after the network returns. */
     private static final Duration RESUMES_WITHIN = Duration.ofSeconds(5);
     private static final Duration LATENCY = Duration.ofMillis(100);
@@ -104,26 +106,26 @@ class NetworkFaultTest {
     @Test
     void remoteBrokerCutOffSilentlyMidRunLosesAndDuplicatesNothing() throws Exception {
         try (FaultHarness harness = new FaultHarness(dir).startAll()) {
-            cutMidRun(harness, "remote", harness.remotePort(), ARTEMIS_LOSS, 0);
+            cutMidRun(harness, "remote", harness.remotePort(), ARTEMIS, 0);
         }
     }
 
     @Test
     void localBrokerCutOffSilentlyMidRunLosesAndDuplicatesNothing() throws Exception {
-        cutLocalMidRun(new FaultHarness(dir), ARTEMIS_LOSS);
+        cutLocalMidRun(new FaultHarness(dir), ARTEMIS);
     }
 
     /** ActiveMQ Classic as the source (openwire), Artemis the target: exactly once, as between two Artemis brokers. */
     @Test
     void classicSourceCutOffSilentlyMidRunLosesAndDuplicatesNothing() throws Exception {
-        cutLocalMidRun(new FaultHarness(dir).localBroker(FaultHarness.Kind.CLASSIC), OPENWIRE_LOSS);
+        cutLocalMidRun(new FaultHarness(dir).localBroker(FaultHarness.Kind.CLASSIC), OPENWIRE);
     }
 
     /** ActiveMQ Classic as the target (openwire), which removes no duplicates: the batch the cut left in doubt may arrive twice. */
     @Test
     void classicTargetCutOffSilentlyMidRunLosesNothing() throws Exception {
         try (FaultHarness harness = new FaultHarness(dir).remoteBroker(FaultHarness.Kind.CLASSIC).batchSize(AT_LEAST_ONCE_BATCH).startAll()) {
-            cutMidRun(harness, "remote", harness.remotePort(), OPENWIRE_LOSS, AT_LEAST_ONCE_BATCH);
+            cutMidRun(harness, "remote", harness.remotePort(), OPENWIRE, AT_LEAST_ONCE_BATCH);
         }
     }
 
@@ -131,7 +133,7 @@ class NetworkFaultTest {
     @Test
     void targetOverAmqpCutOffSilentlyMidRunLosesNothing() throws Exception {
         try (FaultHarness harness = new FaultHarness(dir).remoteOverAmqp().batchSize(AT_LEAST_ONCE_BATCH).startAll()) {
-            cutMidRun(harness, "remote", harness.remotePort(), AMQP_LOSS, AT_LEAST_ONCE_BATCH);
+            cutMidRun(harness, "remote", harness.remotePort(), AMQP, AT_LEAST_ONCE_BATCH);
         }
     }
 
@@ -141,14 +143,14 @@ class NetworkFaultTest {
      */
     @Test
     void sourceOverAmqpCutOffSilentlyMidRunLosesAndDuplicatesNothing() throws Exception {
-        cutLocalMidRun(new FaultHarness(dir).localOverAmqp(), AMQP_LOSS);
+        cutLocalMidRun(new FaultHarness(dir).localOverAmqp(), AMQP);
     }
 
     /** The RabbitMQ server as the source (rabbitmq), Artemis the target: exactly once. */
     @Test
     @EnabledIfEnvironmentVariable(named = RabbitMqTestServer.URL_VARIABLE, matches = ".+")
     void rabbitMqSourceCutOffSilentlyMidRunLosesAndDuplicatesNothing() throws Exception {
-        cutLocalMidRun(new FaultHarness(dir).localBroker(FaultHarness.Kind.RABBITMQ), RABBITMQ_LOSS);
+        cutLocalMidRun(new FaultHarness(dir).localBroker(FaultHarness.Kind.RABBITMQ), RABBITMQ);
     }
 
     /** The RabbitMQ server as the target (rabbitmq), which removes no duplicates: the batch in doubt may arrive twice. */
@@ -158,16 +160,16 @@ class NetworkFaultTest {
         try (FaultHarness harness = new FaultHarness(dir).remoteBroker(FaultHarness.Kind.RABBITMQ).batchSize(AT_LEAST_ONCE_BATCH).startBrokers();
              DelayingProxy passThrough = new DelayingProxy(harness.remotePort(), Duration.ZERO)) {
             harness.adapterReachesRemoteAt(passThrough.port()).startAdapter();
-            cutMidRun(harness, "remote", passThrough.port(), RABBITMQ_LOSS, AT_LEAST_ONCE_BATCH);
+            cutMidRun(harness, "remote", passThrough.port(), RABBITMQ, AT_LEAST_ONCE_BATCH);
         }
     }
 
-    private void cutLocalMidRun(FaultHarness unstarted, String lossLine) throws Exception {
+    private void cutLocalMidRun(FaultHarness unstarted, Detection detection) throws Exception {
         try (FaultHarness harness = unstarted.startBrokers();
              DelayingProxy passThrough = new DelayingProxy(harness.localPort(), Duration.ZERO)) {
             // Only the adapter's way to the local broker goes silent: the sender keeps reaching the broker, so the cut hits a moving run.
             harness.adapterReachesLocalAt(passThrough.port()).startAdapter();
-            cutMidRun(harness, "local", passThrough.port(), lossLine, 0);
+            cutMidRun(harness, "local", passThrough.port(), detection, 0);
         }
     }
 
@@ -175,12 +177,12 @@ class NetworkFaultTest {
      * A run of {@link #MESSAGES}, cut off at {@code port} once a fifth is delivered: every message arrives, once, or (a
      * target that removes no duplicates) with at most {@code copiesAllowed} copies, those of the batch the cut left in doubt.
      */
-    private void cutMidRun(FaultHarness harness, String side, int port, String lossLine, int copiesAllowed) throws Exception {
+    private void cutMidRun(FaultHarness harness, String side, int port, Detection detection, int copiesAllowed) throws Exception {
         String runId = side + "-cut";
         harness.management();   // up before the run starts, so that the cut can be timed by progress
         CompletableFuture<SendReport> sending = harness.sendInBackground(runId, MESSAGES, new AtomicLong());
         poll(Duration.ofMinutes(1)).ignoreExceptions().until(() -> harness.delivered() >= MESSAGES / 5);
-        Outage outage = cutOff(harness, side, port, lossLine);
+        Outage outage = cutOff(harness, side, port, detection);
         System.out.println(outage + " (" + harness.providers() + ")");
         assertThat(sending.get().sent()).isEqualTo(MESSAGES);
         SinkReport report = harness.receive(runId, MESSAGES, Duration.ofSeconds(60));
@@ -206,11 +208,12 @@ class NetworkFaultTest {
     }
 
     /**
-     * Drops the adapter's traffic to a broker's port for {@link #CUT} while batches are in flight, and
+     * Drops the adapter's traffic to a broker's port for the detection's cut while batches are in flight, and
      * measures: the loss logged (once, with the reason) and health DOWN, nothing delivered for the rest
      * of the cut, then after the network is back the reconnection, health UP and the first delivery.
      */
-    private Outage cutOff(FaultHarness harness, String side, int port, String lossLine) throws Exception {
+    private Outage cutOff(FaultHarness harness, String side, int port, Detection detection) throws Exception {
+        Duration length = detection.cut();
         String lost = side + " broker connection lost";
         String reconnected = side + " broker reconnected";
         int lossesBefore = harness.adapterLogOccurrences(lost);
@@ -221,13 +224,13 @@ class NetworkFaultTest {
         Duration healthDown;
         try {
             firewall.cut(port);
-            poll(CUT).until(() -> harness.adapterLogOccurrences(lost) > lossesBefore);
+            poll(length).until(() -> harness.adapterLogOccurrences(lost) > lossesBefore);
             lossLogged = since(cutAt);
-            poll(CUT).until(() -> "DOWN".equals(harness.health()));
+            poll(length).until(() -> "DOWN".equals(harness.health()));
             healthDown = since(cutAt);
             // For the rest of the cut nothing can be delivered, and health says so throughout.
             long deliveredInCut = harness.delivered();
-            Duration rest = CUT.minus(since(cutAt));
+            Duration rest = length.minus(since(cutAt));
             if (!rest.isNegative() && !rest.isZero()) {
                 await().during(rest).atMost(rest.plusSeconds(5)).pollInterval(Duration.ofMillis(200))
                         .until(() -> harness.delivered() == deliveredInCut && "DOWN".equals(harness.health()));
@@ -246,7 +249,7 @@ class NetworkFaultTest {
         Duration firstDelivery = since(backAt);
         Outage outage = new Outage(side, lossLine(harness, lost), lossLogged, healthDown, cut, reconnectedAfter, upAfter, firstDelivery);
         assertThat(harness.adapterLogOccurrences(lost)).as("one line for the loss: %s", outage).isEqualTo(lossesBefore + 1);
-        assertThat(outage.lossLine()).as("the loss is blamed on silence, not on a refusal").contains(lossLine);
+        assertThat(outage.lossLine()).as("the loss is blamed on silence, not on a refusal").contains(detection.lossLine());
         assertThat(firstDelivery).as("delivery resumes within %s of the network's return: %s", RESUMES_WITHIN, outage)
                 .isLessThanOrEqualTo(RESUMES_WITHIN);
         return outage;
