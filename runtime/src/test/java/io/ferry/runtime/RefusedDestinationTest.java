@@ -109,10 +109,11 @@ class RefusedDestinationTest {
             }
             try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
                  CapturedLog connections = CapturedLog.of(SharedConnection.class);
-                 RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config(source, "in", target, QUEUE))) {
+                 RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config(source, "in", target, QUEUE, "25s"))) {
                 DestinationRefusal refusal = adapter.channels().channel("refused").orElseThrow().targetRefusal();
                 assertRefusedOnce(refusals, connections, refusal, "remote broker refuses queue orders as the target: ");
                 assertThat(remote.running().queueNames()).as("the remote broker's queues").doesNotContain("jms.queue.orders");
+                assertThat(refusal.countsFor()).as("three of the channel's longest waits between tries").isEqualTo(Duration.ofSeconds(75));
 
                 remote.running().createQueue(QUEUE);
                 try (ProviderClient receiver = new ProviderClient(target)) {
@@ -145,7 +146,13 @@ class RefusedDestinationTest {
     }
 
     private static String config(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue) {
-        return AdapterConfig.empty().connection(source.name(), CrossVendorBridgeTest.yaml(source))
+        return config(source, sourceQueue, target, targetQueue, "2s");
+    }
+
+    /** @param maxInterval the longest wait between the channel's tries ({@code reconnect.max-interval}) */
+    private static String config(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue,
+                                 String maxInterval) {
+        return AdapterConfig.empty().set("reconnect.max-interval", maxInterval).connection(source.name(), CrossVendorBridgeTest.yaml(source))
                 .connection(target.name(), CrossVendorBridgeTest.yaml(target))
                 .channel(AdapterConfig.Channel.of("refused").consume(source.name(), "queue", sourceQueue)
                         .produce(target.name(), "queue", targetQueue).workflow("send-events", false))

@@ -34,11 +34,11 @@ public final class DestinationRefusal {
     private final Function<JMSException, String> explanation;
     /**
      * How long a refusal counts after the last one. While the channel needs the destination it asks again at least
-     * once per longest back-off (its source and target at once; its error queue while a rejected message waits for
-     * it), so refusals that stop mean it no longer needs it: the message that waited was taken off the source, or
-     * passed by a retry.
+     * once per longest back-off (for its source and target; for its error queue when the rejected message that waits
+     * for it comes back, unless the broker delays its redelivery longer), so refusals that stop mean it no longer needs
+     * it: the message that waited was taken off the source, or passed by a retry.
      */
-    private final long currentForNanos;
+    private final Duration currentFor;
     private final LongSupplier nanoTime;
     /** Null while the broker takes the destination. */
     private volatile Refusals current;
@@ -56,6 +56,7 @@ public final class DestinationRefusal {
 
     /**
      * @param broker      the broker's role, as in "local"
+     * @param destination the destination and its use, as in "queue orders as the source"
      * @param explanation what the provider makes of a refusal; null when it has nothing to add to the client's words
      * @param currentFor  how long a refusal counts after the last one
      * @param nanoTime    the clock
@@ -65,7 +66,7 @@ public final class DestinationRefusal {
         this.broker = broker;
         this.destination = destination;
         this.explanation = explanation;
-        this.currentForNanos = currentFor.toNanos();
+        this.currentFor = currentFor;
         this.nanoTime = nanoTime;
     }
 
@@ -73,6 +74,11 @@ public final class DestinationRefusal {
     static Duration currentFor(Backoff reconnect) {
         Duration threeTries = reconnect.maximum().multipliedBy(3);
         return threeTries.compareTo(LEAST_CURRENT_FOR) > 0 ? threeTries : LEAST_CURRENT_FOR;
+    }
+
+    /** How long a refusal counts after the last one. */
+    public Duration countsFor() {
+        return currentFor;
     }
 
     /**
@@ -139,6 +145,6 @@ public final class DestinationRefusal {
     /** The refusals, unless there are none or the last no longer counts. */
     private Refusals live(long now) {
         Refusals refusals = current;
-        return refusals != null && now - refusals.lastNanos() < currentForNanos ? refusals : null;
+        return refusals != null && Duration.ofNanos(now - refusals.lastNanos()).compareTo(currentFor) < 0 ? refusals : null;
     }
 }

@@ -194,7 +194,7 @@ class NetworkFaultTest {
             FaultHarness.assertEveryMessage(report, MESSAGES);
             assertThat(report.delivery().duplicated()).as("copies: of the one batch in doubt at most").isLessThanOrEqualTo(copiesAllowed);
         }
-        assertDeliveredCountedOnceAndNothingLeft(harness, runId);
+        assertDeliveredCountedOnceAndNothingLeft(harness, runId, copiesAllowed - report.delivery().duplicated());
     }
 
     @Test
@@ -275,22 +275,33 @@ class NetworkFaultTest {
                     report.delivery().duplicated(), report.delivery().missing(), since(started).toMillis());
             assertThat(sending.get().sent()).isEqualTo(MESSAGES);
             FaultHarness.assertExactlyOnce(report, MESSAGES);
-            assertAdapterStayedUpAndLeftNothing(harness, runId);
+            assertAdapterStayedUpAndLeftNothing(harness, runId, 0);
         }
     }
 
-    private static void assertDeliveredCountedOnceAndNothingLeft(FaultHarness harness, String runId) throws Exception {
+    /** @param copiesLeft see {@link #assertAdapterStayedUpAndLeftNothing} */
+    private static void assertDeliveredCountedOnceAndNothingLeft(FaultHarness harness, String runId, long copiesLeft) throws Exception {
         // The adapter's own count agrees: the batch the cut left in doubt counted once, whether its acknowledgement reached the source or not.
         poll(Duration.ofSeconds(30)).until(harness::delivered, delivered -> delivered >= MESSAGES);
         assertThat(harness.delivered()).isEqualTo(MESSAGES);
-        assertAdapterStayedUpAndLeftNothing(harness, runId);
+        assertAdapterStayedUpAndLeftNothing(harness, runId, copiesLeft);
     }
 
-    /** The adapter survived; once it stopped (draining), no late copy reaches the target and nothing waits on the source. */
-    private static void assertAdapterStayedUpAndLeftNothing(FaultHarness harness, String runId) throws Exception {
+    /**
+     * The adapter survived; once it stopped (draining), nothing waits on the source, and the target holds at most
+     * {@code copiesLeft} more copies, every one a message already received: the sink stops once every message has arrived,
+     * and on a target that removes no duplicates copies of the batch in doubt may come after the rest (a commit the cut
+     * held up in the network can reach the broker once it is back, after the batch was sent again).
+     */
+    private static void assertAdapterStayedUpAndLeftNothing(FaultHarness harness, String runId, long copiesLeft) throws Exception {
         assertThat(harness.adapter.isAlive()).as("the adapter is still running").isTrue();
         assertThat(harness.adapter.stop(Duration.ofSeconds(30))).isTrue();
-        assertThat(harness.receive(runId, 1, Duration.ofSeconds(2)).received()).as("copies arriving late").isZero();
+        // All MESSAGES sent arrived already: whatever of the run is still on the target is a copy.
+        long copies = harness.receive(runId, 0, Duration.ofSeconds(2)).received();
+        if (copies > 0) {
+            System.out.printf("network fault: %d more copies on the target after every message arrived (%d allowed)%n", copies, copiesLeft);
+        }
+        assertThat(copies).as("copies on the target after every message arrived").isLessThanOrEqualTo(copiesLeft);
         assertThat(harness.leftOnLocal(runId, MESSAGES)).as("messages left on the local broker").isZero();
     }
 
