@@ -297,11 +297,14 @@ class NetworkFaultTest {
         assertThat(harness.adapter.isAlive()).as("the adapter is still running").isTrue();
         assertThat(harness.adapter.stop(Duration.ofSeconds(30))).isTrue();
         // All MESSAGES sent arrived already: whatever of the run is still on the target is a copy.
-        long copies = harness.receive(runId, 0, Duration.ofSeconds(2)).received();
+        SinkReport left = harness.receive(runId, 0, Duration.ofSeconds(2));
+        long copies = left.received();
         if (copies > 0) {
             System.out.printf("network fault: %d more copies on the target after every message arrived (%d allowed)%n", copies, copiesLeft);
         }
         assertThat(copies).as("copies on the target after every message arrived").isLessThanOrEqualTo(copiesLeft);
+        assertThat(left.delivery().corrupted()).as("corrupted copies").isZero();
+        assertThat(left.delivery().unexpected()).as("copies of messages never sent").isZero();
         assertThat(harness.leftOnLocal(runId, MESSAGES)).as("messages left on the local broker").isZero();
     }
 
