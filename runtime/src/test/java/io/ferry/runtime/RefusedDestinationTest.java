@@ -146,13 +146,17 @@ class RefusedDestinationTest {
     }
 
     private static String config(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue) {
-        return config(source, sourceQueue, target, targetQueue, "2s");
+        return config(AdapterConfig.empty(), source, sourceQueue, target, targetQueue);
     }
 
     /** @param maxInterval the longest wait between the channel's tries ({@code reconnect.max-interval}) */
     private static String config(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue,
                                  String maxInterval) {
-        return AdapterConfig.empty().set("reconnect.max-interval", maxInterval).connection(source.name(), CrossVendorBridgeTest.yaml(source))
+        return config(AdapterConfig.empty().set("reconnect.max-interval", maxInterval), source, sourceQueue, target, targetQueue);
+    }
+
+    private static String config(AdapterConfig base, ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue) {
+        return base.connection(source.name(), CrossVendorBridgeTest.yaml(source))
                 .connection(target.name(), CrossVendorBridgeTest.yaml(target))
                 .channel(AdapterConfig.Channel.of("refused").consume(source.name(), "queue", sourceQueue)
                         .produce(target.name(), "queue", targetQueue).workflow("send-events", false))

@@ -23,7 +23,7 @@ public final class DestinationRefusal {
     private static final Logger LOG = LoggerFactory.getLogger(DestinationRefusal.class);
     private static final Duration LOG_INTERVAL = Duration.ofMinutes(1);
     /** The least time a refusal counts after the last one. */
-    static final Duration LEAST_CURRENT_FOR = Duration.ofMinutes(1);
+    static final Duration LEAST_COUNTS_FOR = Duration.ofMinutes(1);
 
     /** The refusals so far, since they started; replaced whole, so readers need no lock. */
     private record Refusals(String reason, long attempts, long lastNanos) {
@@ -38,7 +38,7 @@ public final class DestinationRefusal {
      * for it comes back, unless the broker delays its redelivery longer), so refusals that stop mean it no longer needs
      * it: the message that waited was taken off the source, or passed by a retry.
      */
-    private final Duration currentFor;
+    private final Duration countsFor;
     private final LongSupplier nanoTime;
     /** Null while the broker takes the destination. */
     private volatile Refusals current;
@@ -51,34 +51,34 @@ public final class DestinationRefusal {
      */
     DestinationRefusal(SharedConnection connection, String destination, Backoff reconnect) {
         this(connection.settings().name(), destination, failure -> connection.provider().explainLoss(connection.settings(), failure),
-                currentFor(reconnect), System::nanoTime);
+                countsFor(reconnect), System::nanoTime);
     }
 
     /**
      * @param broker      the broker's role, as in "local"
      * @param destination the destination and its use, as in "queue orders as the source"
      * @param explanation what the provider makes of a refusal; null when it has nothing to add to the client's words
-     * @param currentFor  how long a refusal counts after the last one
+     * @param countsFor   how long a refusal counts after the last one
      * @param nanoTime    the clock
      */
-    DestinationRefusal(String broker, String destination, Function<JMSException, String> explanation, Duration currentFor,
+    DestinationRefusal(String broker, String destination, Function<JMSException, String> explanation, Duration countsFor,
                        LongSupplier nanoTime) {
         this.broker = broker;
         this.destination = destination;
         this.explanation = explanation;
-        this.currentFor = currentFor;
+        this.countsFor = countsFor;
         this.nanoTime = nanoTime;
     }
 
-    /** Three of the longest waits between tries, and at least {@link #LEAST_CURRENT_FOR}: a try missed or late does not end it. */
-    static Duration currentFor(Backoff reconnect) {
+    /** Three of the longest waits between tries, and at least {@link #LEAST_COUNTS_FOR}: a try missed or late does not end it. */
+    static Duration countsFor(Backoff reconnect) {
         Duration threeTries = reconnect.maximum().multipliedBy(3);
-        return threeTries.compareTo(LEAST_CURRENT_FOR) > 0 ? threeTries : LEAST_CURRENT_FOR;
+        return threeTries.compareTo(LEAST_COUNTS_FOR) > 0 ? threeTries : LEAST_COUNTS_FOR;
     }
 
     /** How long a refusal counts after the last one. */
     public Duration countsFor() {
-        return currentFor;
+        return countsFor;
     }
 
     /**
@@ -145,6 +145,6 @@ public final class DestinationRefusal {
     /** The refusals, unless there are none or the last no longer counts. */
     private Refusals live(long now) {
         Refusals refusals = current;
-        return refusals != null && Duration.ofNanos(now - refusals.lastNanos()).compareTo(currentFor) < 0 ? refusals : null;
+        return refusals != null && Duration.ofNanos(now - refusals.lastNanos()).compareTo(countsFor) < 0 ? refusals : null;
     }
 }

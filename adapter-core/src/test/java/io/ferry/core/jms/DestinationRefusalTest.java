@@ -22,8 +22,8 @@ class DestinationRefusalTest {
 
     private final AtomicLong now = new AtomicLong(1_000);
 
-    private DestinationRefusal refusal(Duration currentFor) {
-        return new DestinationRefusal("local", "queue orders as the source", failure -> null, currentFor, now::get);
+    private DestinationRefusal refusal(Duration countsFor) {
+        return new DestinationRefusal("local", "queue orders as the source", failure -> null, countsFor, now::get);
     }
 
     private void pass(Duration time) {
@@ -76,12 +76,12 @@ class DestinationRefusalTest {
 
     @Test
     void aRefusalCountsForThreeOfTheLongestWaitsBetweenTriesAndAtLeastAMinute() {
-        assertThat(DestinationRefusal.currentFor(Backoff.DEFAULT)).as("tries at most 2 s apart").isEqualTo(Duration.ofMinutes(1));
+        assertThat(DestinationRefusal.countsFor(Backoff.DEFAULT)).as("tries at most 2 s apart").isEqualTo(Duration.ofMinutes(1));
         Backoff slow = new Backoff(Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5));
-        assertThat(DestinationRefusal.currentFor(slow)).isEqualTo(Duration.ofMinutes(15));
+        assertThat(DestinationRefusal.countsFor(slow)).isEqualTo(Duration.ofMinutes(15));
 
         // A channel that tries every 5 minutes stays refused between its tries.
-        DestinationRefusal refusal = refusal(DestinationRefusal.currentFor(slow));
+        DestinationRefusal refusal = refusal(DestinationRefusal.countsFor(slow));
         refusal.refusedIf(REFUSAL);
         pass(Duration.ofMinutes(5));
         assertThat(refusal.reason()).isNotNull();
