@@ -69,7 +69,8 @@ public final class ArtemisProvider implements BrokerProvider {
      * Unless the URL sets them: how a connection whose network went silent (no reset, no FIN) is
      * found out. The client checks every {@code clientFailureCheckPeriod} whether anything came from the
      * broker in the last {@code connectionTTL} (it pings every half TTL, so a live broker always answers):
-     * a silent connection fails 5-10 s after its last data, where Artemis's defaults (30 s, 60 s) took
+     * a silent connection fails 5-11 s after its last data (a window that saw data just before the cut passes,
+     * so the next one fails), where Artemis's defaults (30 s, 60 s) took
      * up to two minutes. The broker takes the same TTL, so it rolls back the dead session's
      * transaction, and gives its messages to the next consumer, about as soon.
      */
@@ -79,10 +80,11 @@ public final class ArtemisProvider implements BrokerProvider {
     static final String CONNECTION_TTL_OPTION = "connectionTTL";
     /**
      * Unless the URL sets it: how long a blocking call (a commit, creating a session) waits for its
-     * answer. Above the TTL, so a silent network is reported as such by the failure check first;
-     * Artemis's default, 30 s, kept a worker in a dead commit that long.
+     * answer. Above the failure check's worst case (two TTL windows and a check period, 11 s), so a silent
+     * network is reported as such by the failure check first, which also ends the blocked call; Artemis's
+     * default, 30 s, kept a worker in a dead commit that long.
      */
-    static final long CALL_TIMEOUT_MILLIS = 10_000;
+    static final long CALL_TIMEOUT_MILLIS = 15_000;
     static final String CALL_TIMEOUT_OPTION = "callTimeout";
     /** Artemis's message codes for its failure check ("Did not receive data from server") and a call's timeout. */
     private static final String NO_DATA_FROM_BROKER = "AMQ219011";
@@ -184,7 +186,7 @@ public final class ArtemisProvider implements BrokerProvider {
 
     /**
      * Artemis's failure check says "AMQ219011: Did not receive data from server for /127.0.0.1:61617" and
-     * a call timeout "AMQ219014: Timed out after waiting 10,000 ms for response when sending packet 43":
+     * a call timeout "AMQ219014: Timed out after waiting 15,000 ms for response when sending packet 43":
      * neither says that this means the network went silent rather than the broker going away. A missing queue
      * ("Queue orders does not exist") does not say that the broker would create it if its settings let it.
      */

@@ -36,7 +36,9 @@ class ArtemisProviderTest {
                      + "&callTimeout=30000&connect-timeout-millis=7000")) {
             assertThat(plain.getClientFailureCheckPeriod()).isEqualTo(1_000);
             assertThat(plain.getConnectionTTL()).isEqualTo(5_000);
-            assertThat(plain.getCallTimeout()).isEqualTo(10_000);
+            assertThat(plain.getCallTimeout()).isEqualTo(15_000)
+                    .as("a commit the network left waiting is ended by the failure check, which names the silence, not by its own timeout")
+                    .isGreaterThan(2 * plain.getConnectionTTL() + plain.getClientFailureCheckPeriod());
             assertThat(plain.getStaticConnectors()[0].getParams()).containsEntry(TransportConstants.NETTY_CONNECT_TIMEOUT, 2_000);
             assertThat(tuned.getClientFailureCheckPeriod()).isEqualTo(30_000);
             assertThat(tuned.getConnectionTTL()).isEqualTo(60_000);
@@ -65,11 +67,11 @@ class ArtemisProviderTest {
         noData.setLinkedException(new ActiveMQConnectionTimedOutException("AMQ219011: Did not receive data from server for /127.0.0.1:61617"));
         JMSException unblocked = new JMSException("AMQ219016: Connection failure detected. Unblocking a blocking call that will never get a response");
         unblocked.initCause(ActiveMQClientMessageBundle.BUNDLE.unblockingACall(new ActiveMQConnectionTimedOutException("AMQ219011: Did not receive data")));
-        JMSException callTimedOut = new JMSException("AMQ219014: Timed out after waiting 10,000 ms for response when sending packet 43");
+        JMSException callTimedOut = new JMSException("AMQ219014: Timed out after waiting 15,000 ms for response when sending packet 43");
 
         assertThat(provider.explainLoss(remote, noData)).isEqualTo("no data from the broker for 5 s (network silent?)");
         assertThat(provider.explainLoss(remote, unblocked)).isEqualTo("no data from the broker for 5 s (network silent?)");
-        assertThat(provider.explainLoss(remote, callTimedOut)).isEqualTo("no answer from the broker within 10 s (network silent?)");
+        assertThat(provider.explainLoss(remote, callTimedOut)).isEqualTo("no answer from the broker within 15 s (network silent?)");
         assertThat(provider.explainLoss(remote, new JMSException("AMQ219015: The connection was disconnected because of server shutdown"))).isNull();
     }
 
