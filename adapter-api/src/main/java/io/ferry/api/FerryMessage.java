@@ -62,6 +62,7 @@ public final class FerryMessage {
     private String type;
     private ReplyTo replyTo;
     private MessageLifecycleEvent lifecycleEvent;
+    private boolean redelivered;
     /** The source client's own message, to be sent on unread; null when the message was read into this one. */
     private final Object unread;
     private final long unreadBodySize;
@@ -347,6 +348,18 @@ public final class FerryMessage {
 
     public void setLifecycleEvent(MessageLifecycleEvent lifecycleEvent) {
         this.lifecycleEvent = lifecycleEvent;
+    }
+
+    /**
+     * Whether the source handed this message out before (JMSRedelivered): a delivery it was not told of having
+     * been acknowledged, after a rollback, a recover or a lost connection.
+     */
+    public boolean redelivered() {
+        return redelivered;
+    }
+
+    public void setRedelivered(boolean redelivered) {
+        this.redelivered = redelivered;
     }
 
     @Override

@@ -225,6 +225,15 @@ public final class EmbeddedBroker implements AutoCloseable {
                 .map(SimpleString::toString).collect(Collectors.toCollection(TreeSet::new));
     }
 
+    /** Closes the connections of the consumers on an address, as a broker that drops them does (fault tests). */
+    public void dropConsumerConnections(String address) {
+        try {
+            server.getActiveMQServer().getActiveMQServerControl().closeConsumerConnectionsForAddress(address);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot close the consumers' connections on " + address + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The number of consumers attached to a queue (0 when the queue does not exist). */
     public int consumerCount(String queue) {
         var binding = server.getActiveMQServer().locateQueue(queue);

@@ -1,10 +1,14 @@
 package io.ferry.workflow;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
+
+import io.ferry.api.FerryMessage;
 
 /**
  * What a workflow's workers moved: messages delivered (committed on the target, each counted once
@@ -13,9 +17,10 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>A message counts when the target commits it, not when the source is acknowledged: an
  * acknowledgement cut off by the network may have reached the source or not, and only in the second
- * case does the message come back. The ids of messages whose acknowledgement failed are kept, so that
- * the target's refusal of a copy handed back counts only a delivery not counted before (one whose
- * target commit itself failed without an answer).
+ * case does the message come back. The ids of messages whose acknowledgement failed are kept: a message
+ * the source hands back marked redelivered with such an id is on the target already, and is acknowledged
+ * without being sent again; and the target's refusal of a copy handed back counts only a delivery not
+ * counted before (one whose target commit itself failed without an answer).
  */
 public final class DeliveryCounts {
 
@@ -26,6 +31,8 @@ public final class DeliveryCounts {
     private final LongAdder rejected = new LongAdder();
     /** Source message ids, oldest first; guarded by itself. */
     private final Set<String> unacknowledged = new LinkedHashSet<>();
+    /** Whether {@link #unacknowledged} holds any id: without a failed acknowledgement, a batch costs this one read. */
+    private volatile boolean anyUnacknowledged;
 
     public long delivered() {
         return delivered.sum();
@@ -53,6 +60,44 @@ public final class DeliveryCounts {
                 oldest.next();
                 oldest.remove();
             }
+            anyUnacknowledged = !unacknowledged.isEmpty();
+        }
+    }
+
+    /**
+     * The batch without the messages the target committed before their acknowledgement failed, which the source
+     * handed back; their ids are added to {@code committedBefore}. Only messages the source marks redelivered are
+     * looked up, so that a new message reusing an old id is sent.
+     */
+    List<FerryMessage> notYetDelivered(List<FerryMessage> batch, List<String> committedBefore) {
+        if (!anyUnacknowledged) {
+            return batch;
+        }
+        List<FerryMessage> rest = null;
+        synchronized (unacknowledged) {
+            for (int i = 0; i < batch.size(); i++) {
+                FerryMessage message = batch.get(i);
+                if (message.redelivered() && unacknowledged.contains(message.id())) {
+                    if (rest == null) {
+                        rest = new ArrayList<>(batch.subList(0, i));
+                    }
+                    committedBefore.add(message.id());
+                } else if (rest != null) {
+                    rest.add(message);
+                }
+            }
+        }
+        return rest == null ? batch : rest;
+    }
+
+    /** The source took the acknowledgement of these messages at last: they will not come back. */
+    void acknowledged(Collection<String> ids) {
+        if (ids.isEmpty()) {
+            return;
+        }
+        synchronized (unacknowledged) {
+            unacknowledged.removeAll(ids);
+            anyUnacknowledged = !unacknowledged.isEmpty();
         }
     }
 
@@ -61,6 +106,7 @@ public final class DeliveryCounts {
         boolean countedBefore;
         synchronized (unacknowledged) {
             countedBefore = unacknowledged.remove(id);
+            anyUnacknowledged = !unacknowledged.isEmpty();
         }
         if (!countedBefore) {
             delivered.increment();

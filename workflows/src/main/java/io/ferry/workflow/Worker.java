@@ -25,7 +25,9 @@ import io.ferry.core.UntranslatableMessageException;
  * contract lives here: messages are moved in batches, each in two local transactions: everything the
  * batch produced is committed on the target first, and only then is the batch acknowledged
  * (committed) on the source. A crash between the two commits redelivers the batch; the target's
- * duplicate detection drops what it already has.
+ * duplicate detection drops what it already has. A source lost between them (its acknowledgement
+ * failed, this process alive) hands the batch back marked redelivered: it is acknowledged, not sent
+ * again ({@link DeliveryCounts}).
  *
  * <p>Batching is adaptive: a batch closes as soon as no further message is available at once (so
  * at low rates nothing waits for a timer; a lone message does not even wait to ask the source
@@ -169,33 +171,43 @@ final class Worker implements Runnable {
         } catch (RuntimeException e) {
             return new BatchOutcome.Rejected(bug(e), batch.size());
         }
-        try {
-            handle(batch);
-        } catch (MessageRejectedException e) {
-            return new BatchOutcome.Rejected(e, batch.size() - 1);
-        } catch (ProduceException e) {
-            return notTaken(e, batch);
-        } catch (RuntimeException e) {
-            return new BatchOutcome.Rejected(bug(e), batch.size() - 1);
+        // What a source that lost an acknowledgement hands back is on the target: acknowledged with this batch, not sent again.
+        List<String> committedBefore = new ArrayList<>(0);
+        List<FerryMessage> toSend = counts.notYetDelivered(batch, committedBefore);
+        if (!committedBefore.isEmpty()) {
+            LOG.debug("{}: {} message(s) handed back that the target committed before: acknowledged, not sent again", name, committedBefore.size());
         }
-        try {
-            producer.commit();
-        } catch (ProduceException e) {
-            return notTaken(e, batch);
-        } catch (RuntimeException e) {
-            return new BatchOutcome.Rejected(bug(e), batch.size());
+        if (!toSend.isEmpty()) {
+            // The counts of other messages are the whole batch's: a rollback hands all of it back.
+            try {
+                handle(toSend);
+            } catch (MessageRejectedException e) {
+                return new BatchOutcome.Rejected(e, batch.size() - 1);
+            } catch (ProduceException e) {
+                return notTaken(e, batch);
+            } catch (RuntimeException e) {
+                return new BatchOutcome.Rejected(bug(e), batch.size() - 1);
+            }
+            try {
+                producer.commit();
+            } catch (ProduceException e) {
+                return notTaken(e, batch);
+            } catch (RuntimeException e) {
+                return new BatchOutcome.Rejected(bug(e), batch.size());
+            }
+            // On the target now: delivered, whatever the source's acknowledgement comes to.
+            counts.addDelivered(toSend.size());
         }
-        // On the target now: delivered, whatever the source's acknowledgement comes to.
-        counts.addDelivered(batch.size());
         try {
             consumer.acknowledge();
         } catch (ConsumeException e) {
-            counts.acknowledgementFailed(ids(batch));
+            counts.acknowledgementFailed(ids(toSend));
             return new BatchOutcome.SourceUnavailable(e);
         } catch (RuntimeException e) {
-            counts.acknowledgementFailed(ids(batch));
+            counts.acknowledgementFailed(ids(toSend));
             return new BatchOutcome.Rejected(bug(e), batch.size());
         }
+        counts.acknowledged(committedBefore);
         return new BatchOutcome.Delivered(batch.size());
     }
 

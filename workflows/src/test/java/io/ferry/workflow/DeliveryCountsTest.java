@@ -2,13 +2,17 @@ package io.ferry.workflow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
-/** A message counts once as delivered, however the acknowledgements around it fail. */
+import io.ferry.api.FerryMessage;
+
+/** A message counts once as delivered, and goes to the target once, however the acknowledgements around it fail. */
 class DeliveryCountsTest {
 
     private final DeliveryCounts counts = new DeliveryCounts();
@@ -57,5 +61,43 @@ class DeliveryCountsTest {
         counts.acknowledgementFailed(Arrays.asList(null, "b"));
         counts.addAlreadyOnTarget("b");
         assertThat(counts.delivered()).isEqualTo(2);
+    }
+
+    @Test
+    void whatTheSourceHandsBackAfterAFailedAcknowledgementIsNotSentAgain() {
+        counts.addDelivered(3);
+        counts.acknowledgementFailed(List.of("a", "b", "c"));
+        List<String> committedBefore = new ArrayList<>();
+
+        List<FerryMessage> toSend = counts.notYetDelivered(List.of(message("a", true), message("b", true), message("x", false)), committedBefore);
+
+        assertThat(toSend).extracting(FerryMessage::id).containsExactly("x");
+        assertThat(committedBefore).containsExactly("a", "b");
+        counts.acknowledged(committedBefore);
+        assertThat(counts.notYetDelivered(List.of(message("a", true)), new ArrayList<>())).as("acknowledged at last: forgotten")
+                .extracting(FerryMessage::id).containsExactly("a");
+        assertThat(counts.notYetDelivered(List.of(message("c", true)), new ArrayList<>())).as("still awaiting its acknowledgement").isEmpty();
+    }
+
+    @Test
+    void aNewMessageReusingTheIdOfOneAwaitingItsAcknowledgementIsSent() {
+        counts.addDelivered(1);
+        counts.acknowledgementFailed(List.of("a"));
+        List<FerryMessage> batch = List.of(message("a", false));
+        assertThat(counts.notYetDelivered(batch, new ArrayList<>())).as("not redelivered: another message").isSameAs(batch);
+    }
+
+    @Test
+    void withoutAFailedAcknowledgementTheBatchIsSentAsItIs() {
+        List<FerryMessage> batch = List.of(message("a", true), message("b", false));
+        List<String> committedBefore = new ArrayList<>();
+        assertThat(counts.notYetDelivered(batch, committedBefore)).isSameAs(batch);
+        assertThat(committedBefore).isEmpty();
+    }
+
+    private static FerryMessage message(String id, boolean redelivered) {
+        FerryMessage message = new FerryMessage(id, FerryMessage.PayloadType.BYTES, id.getBytes(StandardCharsets.UTF_8));
+        message.setRedelivered(redelivered);
+        return message;
     }
 }

@@ -116,13 +116,21 @@ public final class JmsConsumer implements Consumer {
             return null;
         }
         lastReceived = message;
-        if (leaveUnread) {
-            FerryMessage unread = unread(message);
-            if (unread != null) {
-                return unread;
-            }
+        FerryMessage received = leaveUnread ? unread(message) : null;
+        if (received == null) {
+            received = translator.fromJms(message, connection.provider());
         }
-        return translator.fromJms(message, connection.provider());
+        received.setRedelivered(redelivered(message));
+        return received;
+    }
+
+    /** Whether the source says it handed the message out before; no, where it cannot say (the safe side: it is sent again). */
+    private static boolean redelivered(Message message) {
+        try {
+            return message.getJMSRedelivered();
+        } catch (JMSException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** The message as the client received it, made ready to be sent on; null where the provider wants it read. */
