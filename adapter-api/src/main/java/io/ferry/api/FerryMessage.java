@@ -352,7 +352,8 @@ public final class FerryMessage {
 
     /**
      * Whether the source handed this message out before (JMSRedelivered): a delivery it was not told of having
-     * been acknowledged, after a rollback, a recover or a lost connection.
+     * been acknowledged, after a rollback, a recover or a lost connection. Set by the consumer and read by the
+     * workflow before any service runs: a service that changes it changes nothing.
      */
     public boolean redelivered() {
         return redelivered;

@@ -17,10 +17,11 @@ import io.ferry.api.FerryMessage;
  *
  * <p>A message counts when the target commits it, not when the source is acknowledged: an
  * acknowledgement cut off by the network may have reached the source or not, and only in the second
- * case does the message come back. The ids of messages whose acknowledgement failed are kept: a message
- * the source hands back marked redelivered with such an id is on the target already, and is acknowledged
- * without being sent again; and the target's refusal of a copy handed back counts only a delivery not
- * counted before (one whose target commit itself failed without an answer).
+ * case does the message come back. The ids of messages whose acknowledgement failed are kept, so that
+ * the target's refusal of a copy handed back counts only a delivery not counted before (one whose
+ * target commit itself failed without an answer); and, while the source hands them back, so that a
+ * message it marks redelivered with such an id, on the target already, is acknowledged without being
+ * sent again.
  */
 public final class DeliveryCounts {
 
@@ -31,8 +32,14 @@ public final class DeliveryCounts {
     private final LongAdder rejected = new LongAdder();
     /** Source message ids, oldest first; guarded by itself. */
     private final Set<String> unacknowledged = new LinkedHashSet<>();
-    /** Whether {@link #unacknowledged} holds any id: without a failed acknowledgement, a batch costs this one read. */
-    private volatile boolean anyUnacknowledged;
+    /**
+     * The ids of the latest failed acknowledgements, kept only until an acknowledged batch comes without any of
+     * them (the source hands a batch back first, or took it after all, its answer lost), so that an id cannot
+     * outlive its hand-back and stand for another message later; oldest first, guarded by {@link #unacknowledged}.
+     */
+    private final Set<String> expectedBack = new LinkedHashSet<>();
+    /** Whether {@link #expectedBack} holds any id: without a failed acknowledgement, a batch costs this one read. */
+    private volatile boolean anyExpectedBack;
 
     public long delivered() {
         return delivered.sum();
@@ -53,51 +60,73 @@ public final class DeliveryCounts {
             for (String id : ids) {
                 if (id != null) {
                     unacknowledged.add(id);
+                    expectedBack.add(id);
                 }
             }
-            Iterator<String> oldest = unacknowledged.iterator();
-            while (unacknowledged.size() > UNACKNOWLEDGED_KEPT) {
-                oldest.next();
-                oldest.remove();
-            }
-            anyUnacknowledged = !unacknowledged.isEmpty();
+            keepNewest(unacknowledged);
+            keepNewest(expectedBack);
+            anyExpectedBack = !expectedBack.isEmpty();
+        }
+    }
+
+    private static void keepNewest(Set<String> ids) {
+        Iterator<String> oldest = ids.iterator();
+        while (ids.size() > UNACKNOWLEDGED_KEPT) {
+            oldest.next();
+            oldest.remove();
         }
     }
 
     /**
      * The batch without the messages the target committed before their acknowledgement failed, which the source
-     * handed back; their ids are added to {@code committedBefore}. Only messages the source marks redelivered are
-     * looked up, so that a new message reusing an old id is sent.
+     * hands back marked redelivered; their ids are added to {@code committedBefore}. A message not marked
+     * redelivered is another one reusing such an id: it is sent, and the id let go.
      */
     List<FerryMessage> notYetDelivered(List<FerryMessage> batch, List<String> committedBefore) {
-        if (!anyUnacknowledged) {
+        if (!anyExpectedBack) {
             return batch;
         }
         List<FerryMessage> rest = null;
         synchronized (unacknowledged) {
             for (int i = 0; i < batch.size(); i++) {
                 FerryMessage message = batch.get(i);
-                if (message.redelivered() && unacknowledged.contains(message.id())) {
+                boolean expected = expectedBack.contains(message.id());
+                if (expected && message.redelivered()) {
                     if (rest == null) {
                         rest = new ArrayList<>(batch.subList(0, i));
                     }
                     committedBefore.add(message.id());
-                } else if (rest != null) {
+                    continue;
+                }
+                if (expected) {
+                    expectedBack.remove(message.id());
+                }
+                if (rest != null) {
                     rest.add(message);
                 }
             }
+            anyExpectedBack = !expectedBack.isEmpty();
         }
         return rest == null ? batch : rest;
     }
 
-    /** The source took the acknowledgement of these messages at last: they will not come back. */
-    void acknowledged(Collection<String> ids) {
-        if (ids.isEmpty()) {
+    /**
+     * The source took a batch's acknowledgement, with the messages of it that the target had committed before: those
+     * will not come back. A batch without any ends the hand-back: the ids still expected are let go (their messages
+     * come back no more, or so late that they are sent again).
+     */
+    void batchAcknowledged(Collection<String> committedBefore) {
+        if (!anyExpectedBack) {
             return;
         }
         synchronized (unacknowledged) {
-            unacknowledged.removeAll(ids);
-            anyUnacknowledged = !unacknowledged.isEmpty();
+            if (committedBefore.isEmpty()) {
+                expectedBack.clear();
+            } else {
+                expectedBack.removeAll(committedBefore);
+                unacknowledged.removeAll(committedBefore);
+            }
+            anyExpectedBack = !expectedBack.isEmpty();
         }
     }
 
@@ -106,7 +135,6 @@ public final class DeliveryCounts {
         boolean countedBefore;
         synchronized (unacknowledged) {
             countedBefore = unacknowledged.remove(id);
-            anyUnacknowledged = !unacknowledged.isEmpty();
         }
         if (!countedBefore) {
             delivered.increment();

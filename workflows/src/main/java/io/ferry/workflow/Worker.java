@@ -207,7 +207,7 @@ final class Worker implements Runnable {
             counts.acknowledgementFailed(ids(toSend));
             return new BatchOutcome.Rejected(bug(e), batch.size());
         }
-        counts.acknowledged(committedBefore);
+        counts.batchAcknowledged(committedBefore);
         return new BatchOutcome.Delivered(batch.size());
     }
 

@@ -31,6 +31,7 @@ import io.ferry.broker.testing.TestBroker;
 import io.ferry.core.Backoff;
 import io.ferry.core.event.LifecycleEventPublisher;
 import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.jms.JmsDestination;
 import io.ferry.core.jms.JmsEndpoints;
 import io.ferry.profiling.TimingRegistry;
 
@@ -84,8 +85,13 @@ final class BridgeFixture implements AutoCloseable {
     }
 
     JmsEndpoints endpoints() {
-        JmsEndpoints created = new JmsEndpoints(ConnectionSettings.anonymous("local", local.url()), IN,
-                ConnectionSettings.anonymous("remote", remote.url()), OUT, ERRORS);
+        return endpoints(true);
+    }
+
+    /** @param messagesRead false: for a workflow without services, which sends messages on unread (both ends Artemis) */
+    JmsEndpoints endpoints(boolean messagesRead) {
+        JmsEndpoints created = new JmsEndpoints(ConnectionSettings.anonymous("local", local.url()), JmsDestination.queue(IN),
+                ConnectionSettings.anonymous("remote", remote.url()), JmsDestination.queue(OUT), ERRORS, messagesRead, Backoff.DEFAULT);
         endpoints.add(created);
         return created;
     }

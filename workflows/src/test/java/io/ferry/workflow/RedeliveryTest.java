@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.ferry.api.FerryMessage;
 import io.ferry.core.ConsumeException;
@@ -85,22 +88,28 @@ class RedeliveryTest {
      * acknowledgement fails, and the broker hands the batch back, marked redelivered. The workflow acknowledges it
      * without sending it again, so a target that keeps copies would get none either.
      */
-    @Test
-    void aBatchTheSourceHandsBackAfterItsAcknowledgementFailedIsNotSentAgain() throws Exception {
+    @ParameterizedTest(name = "pooled, with a service: {0}")
+    @ValueSource(booleans = {false, true})
+    void aBatchTheSourceHandsBackAfterItsAcknowledgementFailedIsNotSentAgain(boolean pooledWithAService) throws Exception {
         int count = 2_000;
         bridge.sendNumbered(count);
-        WatchedEndpoints endpoints = new WatchedEndpoints(bridge.endpoints(), () -> bridge.local.running().dropConsumerConnections(IN));
+        WatchedEndpoints endpoints = new WatchedEndpoints(bridge.endpoints(pooledWithAService),
+                () -> bridge.local.running().dropConsumerConnections(IN));
+        WorkflowSettings settings = WorkflowSettings.of("handed-back", "handed-back").withSendEvents(false);
 
-        StandardWorkflow workflow = new StandardWorkflow(WorkflowSettings.of("handed-back", "handed-back").withSendEvents(false), List.of(),
-                endpoints, null);
+        // Without services the messages go on unread; a service has them read into Ferry's form first.
+        AbstractWorkflow workflow = pooledWithAService
+                ? new PoolingWorkflow(settings, 4, List.of(BridgeFixture.service("unchanged", message -> { })), endpoints, null)
+                : new StandardWorkflow(settings, List.of(), endpoints, null);
         bridge.start(workflow);
         await().atMost(Duration.ofSeconds(60)).until(() -> bridge.local.messageCount(IN) == 0 && bridge.remote.messageCount(OUT) == count);
         bridge.stopWorkflows();
 
         assertThat(endpoints.dropped).as("the source dropped after a target commit").isTrue();
         assertThat(endpoints.receipts.values()).as("the source handed the batch back").contains(2);
-        assertThat(endpoints.sends).as("messages sent to the target").hasSize(count);
-        assertThat(endpoints.sends.values()).as("times each was sent").containsOnly(1);
+        assertThat(endpoints.produced).as("messages sent to the target").hasSize(count);
+        assertThat(endpoints.produced.values()).as("times each was sent").containsOnly(1);
+        assertThat(endpoints.producedUnread).as("messages sent on unread").hasValue(pooledWithAService ? 0 : count);
         List<Message> received = bridge.drain(bridge.remote, OUT);
         assertThat(BridgeFixture.sequences(received)).isEqualTo(BridgeFixture.range(0, count));
         assertThat(workflow.counts().delivered()).isEqualTo(count);
@@ -112,7 +121,8 @@ class RedeliveryTest {
      */
     private static final class WatchedEndpoints implements MessageEndpoints {
         final Map<String, Integer> receipts = new ConcurrentHashMap<>();
-        final Map<String, Integer> sends = new ConcurrentHashMap<>();
+        final Map<String, Integer> produced = new ConcurrentHashMap<>();
+        final AtomicInteger producedUnread = new AtomicInteger();
         final AtomicBoolean dropped = new AtomicBoolean();
         private final MessageEndpoints real;
         private final Runnable fault;
@@ -187,7 +197,10 @@ class RedeliveryTest {
                 @Override
                 public void produce(FerryMessage message) throws ProduceException, MessageRejectedException {
                     producer.produce(message);
-                    sends.merge(message.id(), 1, Integer::sum);
+                    produced.merge(message.id(), 1, Integer::sum);
+                    if (message.unreadMessage() != null) {
+                        producedUnread.incrementAndGet();
+                    }
                 }
 
                 @Override
