@@ -79,8 +79,9 @@ public final class DeliveryCounts {
 
     /**
      * The batch without the messages the target committed before their acknowledgement failed, which the source
-     * hands back marked redelivered; their ids are added to {@code committedBefore}. A message not marked
-     * redelivered is another one reusing such an id: it is sent, and the id let go.
+     * hands back marked redelivered; their ids are added to {@code committedBefore}, each once (a second message
+     * with the id is sent). A message not marked redelivered is sent and its id let go: it is another one reusing
+     * the id, or the same one from a broker that restarted without its delivery counts.
      */
     List<FerryMessage> notYetDelivered(List<FerryMessage> batch, List<String> committedBefore) {
         if (!anyExpectedBack) {
@@ -91,7 +92,7 @@ public final class DeliveryCounts {
             for (int i = 0; i < batch.size(); i++) {
                 FerryMessage message = batch.get(i);
                 boolean expected = expectedBack.contains(message.id());
-                if (expected && message.redelivered()) {
+                if (expected && message.redelivered() && !committedBefore.contains(message.id())) {
                     if (rest == null) {
                         rest = new ArrayList<>(batch.subList(0, i));
                     }
@@ -108,6 +109,25 @@ public final class DeliveryCounts {
             anyExpectedBack = !expectedBack.isEmpty();
         }
         return rest == null ? batch : rest;
+    }
+
+    /**
+     * Messages received into a batch that failed before it was sorted by {@link #notYetDelivered}: an id seen on a
+     * message not marked redelivered is let go there too, so that the message cannot be taken for the one on the
+     * target when the source hands it back.
+     */
+    void seen(List<FerryMessage> messages) {
+        if (!anyExpectedBack) {
+            return;
+        }
+        synchronized (unacknowledged) {
+            for (FerryMessage message : messages) {
+                if (!message.redelivered()) {
+                    expectedBack.remove(message.id());
+                }
+            }
+            anyExpectedBack = !expectedBack.isEmpty();
+        }
     }
 
     /**

@@ -26,8 +26,8 @@ import io.ferry.core.UntranslatableMessageException;
  * batch produced is committed on the target first, and only then is the batch acknowledged
  * (committed) on the source. A crash between the two commits redelivers the batch; the target's
  * duplicate detection drops what it already has. A source lost between them (its acknowledgement
- * failed, this process alive) hands the batch back marked redelivered: it is acknowledged, not sent
- * again ({@link DeliveryCounts}).
+ * failed, this process alive) that hands the batch back first, marked redelivered, has it
+ * acknowledged, not sent again ({@link DeliveryCounts}).
  *
  * <p>Batching is adaptive: a batch closes as soon as no further message is available at once (so
  * at low rates nothing waits for a timer; a lone message does not even wait to ask the source
@@ -165,10 +165,13 @@ final class Worker implements Runnable {
             gather(first, batch);
         } catch (MessageRejectedException e) {
             // The message that cannot be carried was not added to the batch.
+            counts.seen(batch);
             return new BatchOutcome.Rejected(e, batch.size());
         } catch (ConsumeException e) {
+            counts.seen(batch);
             return new BatchOutcome.SourceUnavailable(e);
         } catch (RuntimeException e) {
+            counts.seen(batch);
             return new BatchOutcome.Rejected(bug(e), batch.size());
         }
         // What a source that lost an acknowledgement hands back is on the target: acknowledged with this batch, not sent again.

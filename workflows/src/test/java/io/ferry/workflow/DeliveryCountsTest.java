@@ -100,6 +100,35 @@ class DeliveryCountsTest {
     }
 
     @Test
+    void aBatchThatFailedBeforeItWasSortedLetsGoTheIdsOfItsNewMessages() {
+        counts.addDelivered(1);
+        counts.acknowledgementFailed(List.of("a"));
+        // A new message reusing the id, received into a batch that failed (a neighbour could not be translated).
+        counts.seen(List.of(message("a", false)));
+        assertThat(sent(message("a", true))).as("handed back after that failure: sent").containsExactly("a");
+    }
+
+    @Test
+    void aSecondMessageWithTheIdInOneBatchIsSent() {
+        counts.addDelivered(1);
+        counts.acknowledgementFailed(List.of("a"));
+        List<String> committedBefore = new ArrayList<>();
+        List<FerryMessage> second = List.of(message("a", true));
+        List<FerryMessage> batch = List.of(message("a", true), second.get(0));
+        assertThat(counts.notYetDelivered(batch, committedBefore)).containsExactly(second.get(0));
+        assertThat(committedBefore).containsExactly("a");
+    }
+
+    @Test
+    void whatIsHandedBackAndFailsToBeAcknowledgedAgainStaysExpectedBack() {
+        counts.addDelivered(1);
+        counts.acknowledgementFailed(List.of("a"));
+        assertThat(sent(message("a", true))).isEmpty();
+        counts.acknowledgementFailed(List.of()); // the worker's second try: nothing sent, the acknowledgement failed again
+        assertThat(sent(message("a", true))).as("handed back once more").isEmpty();
+    }
+
+    @Test
     void withoutAFailedAcknowledgementTheBatchIsSentAsItIs() {
         List<FerryMessage> batch = List.of(message("a", true), message("b", false));
         List<String> committedBefore = new ArrayList<>();
