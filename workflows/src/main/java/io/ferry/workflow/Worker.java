@@ -156,23 +156,10 @@ final class Worker implements Runnable {
      */
     private BatchOutcome moveBatch() {
         List<FerryMessage> batch = new ArrayList<>();
-        try {
-            FerryMessage first = consumer.receive(settings.receiveTimeout().toMillis());
-            if (first == null) {
-                return new BatchOutcome.Idle();
-            }
-            busy = true;
-            gather(first, batch);
-        } catch (MessageRejectedException e) {
-            // The message that cannot be carried was not added to the batch.
-            counts.seen(batch);
-            return new BatchOutcome.Rejected(e, batch.size());
-        } catch (ConsumeException e) {
-            counts.seen(batch);
-            return new BatchOutcome.SourceUnavailable(e);
-        } catch (RuntimeException e) {
-            counts.seen(batch);
-            return new BatchOutcome.Rejected(bug(e), batch.size());
+        BatchOutcome notReceived = receive(batch);
+        if (notReceived != null) {
+            counts.seen(batch); // what was received comes back from the source: see DeliveryCounts#seen
+            return notReceived;
         }
         // What a source that lost an acknowledgement hands back is on the target: acknowledged with this batch, not sent again.
         List<String> committedBefore = new ArrayList<>(0);
@@ -212,6 +199,26 @@ final class Worker implements Runnable {
         }
         counts.batchAcknowledged(committedBefore);
         return new BatchOutcome.Delivered(batch.size());
+    }
+
+    /** Receives a batch into {@code batch}: null once it holds one, else how receiving ended (nothing, or a failure). */
+    private BatchOutcome receive(List<FerryMessage> batch) {
+        try {
+            FerryMessage first = consumer.receive(settings.receiveTimeout().toMillis());
+            if (first == null) {
+                return new BatchOutcome.Idle();
+            }
+            busy = true;
+            gather(first, batch);
+            return null;
+        } catch (MessageRejectedException e) {
+            // The message that cannot be carried was not added to the batch.
+            return new BatchOutcome.Rejected(e, batch.size());
+        } catch (ConsumeException e) {
+            return new BatchOutcome.SourceUnavailable(e);
+        } catch (RuntimeException e) {
+            return new BatchOutcome.Rejected(bug(e), batch.size());
+        }
     }
 
     /** Why the target did not take the batch, as the outcome that says what to do next. */
