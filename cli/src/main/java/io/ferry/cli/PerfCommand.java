@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import org.springframework.boot.convert.DurationStyle;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -17,6 +19,7 @@ import io.ferry.perf.PerfRun;
 import io.ferry.perf.PerfSettings;
 import io.ferry.process.FerryProcesses;
 import io.ferry.process.ProcessException;
+import io.ferry.runtime.config.FerryProperties;
 import io.ferry.workflow.WorkflowSettings;
 import io.ferry.workflow.WorkflowType;
 
@@ -39,6 +42,8 @@ public final class PerfCommand implements Callable<Integer> {
     static final int WARMUP_MAX_FACTOR = 10;
     /** msg/s of the fixed-rate latency pass with --peers or --latency-side-by-side. */
     static final double DEFAULT_LATENCY_RATE = 100;
+    /** The batch-time of the adapter the perf run starts (the configuration's default), which bounds its batch-linger. */
+    private static final Duration ADAPTER_BATCH_TIME = DurationStyle.detectAndParse(FerryProperties.DEFAULT_BATCH_TIME);
 
     @Option(names = "--messages", defaultValue = "10000", description = "measured messages per case (default ${DEFAULT-VALUE})")
     int messages;
@@ -176,7 +181,9 @@ public final class PerfCommand implements Callable<Integer> {
         require(runs > 0, "--runs must be positive");
         require(poolSize > 0, "--pool-size must be positive");
         require(batchSize > 0, "--batch-size must be positive");
-        require(batchLinger == null || !batchLinger.isNegative(), "--batch-linger must not be negative");
+        require(batchLinger == null || batchLinger.isZero() || batchLinger.compareTo(Duration.ofMillis(1)) >= 0
+                && batchLinger.compareTo(ADAPTER_BATCH_TIME) <= 0, "--batch-linger must be 0ms, or 1ms to the adapter's batch-time ("
+                + ADAPTER_BATCH_TIME.toMillis() + "ms)");
         require(serviceDelay == null || !(serviceDelay.isNegative() || serviceDelay.isZero()), "--service-delay must be positive");
         require(rate >= 0, "--rate must not be negative");
         double fixedRate = latencyRate != null ? latencyRate : peers || latencySideBySide ? DEFAULT_LATENCY_RATE : 0;

@@ -133,6 +133,8 @@ class FerryCommandLineTest {
             --sweep=threads=4            | ferry perf: --sweep takes pool-size=1,2,4,8
             --sweep=pool-size=1,8        | ferry perf: --sweep needs --service-delay: a pooling workflow without services runs no pool
             --service-delay=0ms          | ferry perf: --service-delay must be positive
+            --batch-linger=500us         | ferry perf: --batch-linger must be 0ms, or 1ms to the adapter's batch-time (50ms)
+            --batch-linger=60ms          | ferry perf: --batch-linger must be 0ms, or 1ms to the adapter's batch-time (50ms)
             --rate=-5                    | ferry perf: --rate must not be negative
             --sender-transaction=0       | ferry perf: --sender-transaction must be positive
             """)

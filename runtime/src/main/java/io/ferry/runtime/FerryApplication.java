@@ -2,6 +2,7 @@ package io.ferry.runtime;
 
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.slf4j.Logger;
@@ -13,6 +14,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.logging.logback.LogbackMetricsAutoConfiguration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.MapPropertySource;
 
 import io.ferry.runtime.channel.FerryChannels;
 import io.ferry.runtime.config.FerryProperties;
@@ -43,6 +45,14 @@ public class FerryApplication {
         application.setWebApplicationType(management.enabled() ? WebApplicationType.SERVLET : WebApplicationType.NONE);
         application.setLogStartupInfo(false);
         Map<String, Object> defaults = new HashMap<>(ManagementConfiguration.bootProperties(management));
+        // Where the management port listens is ferry.management's alone, checked at load (credentials off loopback):
+        // first among the sources, so that no SERVER_ADDRESS or -Dserver.port moves it past that check.
+        Map<String, Object> listener = new HashMap<>();
+        for (String key : List.of("server.port", "server.address")) {
+            listener.put(key, defaults.remove(key));
+        }
+        application.addInitializers(context -> context.getEnvironment().getPropertySources()
+                .addFirst(new MapPropertySource("ferry.management", listener)));
         // The file's spring.*, server.* and management.* keys apply too; the ferry section was bound above.
         // Spring reads this setting as a list split at commas: a comma in the path goes as %2C in the file's URL.
         defaults.put("spring.config.additional-location", "optional:" + config.toAbsolutePath().toUri().toString().replace(",", "%2C"));

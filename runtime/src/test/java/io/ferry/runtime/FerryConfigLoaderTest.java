@@ -71,6 +71,16 @@ class FerryConfigLoaderTest {
     }
 
     @Test
+    void anEventsConnectionIsNeededOnlyWhenAChannelSendsEvents() throws IOException {
+        // No connection is named 'local', the events' default connection.
+        String named = VALID.replace("local: {url", "classic: {url").replace("connection: local", "connection: classic");
+        Path off = write(named + "      workflow: {send-events: false}\n");
+        assertThat(loader.load(off).channels().get(0).workflow().sendEvents()).isFalse();
+        Path on = write(named);
+        assertThatThrownBy(() -> loader.load(on)).hasMessageContaining("ferry.events.connection: unknown connection 'local'");
+    }
+
+    @Test
     void defaultsAndPlaceholdersApply() throws IOException {
         FerryProperties properties = loader.load(write(VALID));
         assertThat(properties.connections().get("remote").password()).isEqualTo("secret");
@@ -118,6 +128,13 @@ class FerryConfigLoaderTest {
             negative batch linger   | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-linger: -1ms}' | ferry.channels[0].workflow.batch-linger: must not be negative
             sub-millisecond linger  | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-linger: 500us}' | ferry.channels[0].workflow.batch-linger: must be 0ms or at least 1ms
             negative drain timeout  | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {drain-timeout: -1s}' | ferry.channels[0].workflow.drain-timeout: must not be negative
+            duration without a unit | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {drain-timeout: 30}' | ferry.channels[0].workflow.drain-timeout: '30' has no unit (write it like 500ms, 10s or 2m)
+            zero batch time         | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-time: 0ms}' | ferry.channels[0].workflow.batch-time: must be at least 1ms
+            linger beyond batch time | '- id: a-to-b'                             | '- id: a-to-b\\n      workflow: {batch-time: 20ms, batch-linger: 30ms}' | ferry.channels[0].workflow.batch-linger: must not exceed batch-time (20ms)
+            produced to its source  | 'produce: {connection: remote, queue: out}' | 'produce: {connection: local, queue: in}'    | ferry.channels[0].produce: the channel's own source (connection 'local', queue 'in'): every message would come back to it
+            error queue its source  | '- id: a-to-b'                              | '- id: a-to-b\\n      error-queue: in'     | ferry.channels[0].error-queue: the channel's own source queue 'in': a rejected message would come back to it
+            management moved by server.address | 'ferry:'                         | 'server: {address: 0.0.0.0}\\nferry:'     | server.address: not read: the management port is set by ferry.management.port and ferry.management.address
+            management on a server of its own | 'ferry:'                          | 'management: {server: {port: 9000}}\\nferry:' | management.server.port: not read: the management port is set by ferry.management.port
             zero reconnect interval | 'channels:'                                 | 'reconnect: {initial-interval: 0ms}\\n  channels:' | ferry.reconnect.initial-interval: must be at least 1ms
             negative reconnect max  | 'channels:'                                 | 'reconnect: {max-interval: -5s}\\n  channels:' | ferry.reconnect.max-interval: must be at least 1ms
             reconnect max below initial | 'channels:'                             | 'reconnect: {initial-interval: 2s, max-interval: 1s}\\n  channels:' | ferry.reconnect.max-interval: must not be below ferry.reconnect.initial-interval

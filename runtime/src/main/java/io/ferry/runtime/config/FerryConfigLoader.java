@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import jakarta.validation.Validation;
@@ -57,6 +58,8 @@ public final class FerryConfigLoader {
     private static final Set<String> SPRING_SECTIONS = Set.of("spring", "server", "management");
     /** Read by nobody: logback keeps its logback.xml. Refused rather than silently ignored. */
     private static final String LOGGING = "logging";
+    /** A duration written without a unit, other than 0. */
+    private static final Pattern BARE_NUMBER = Pattern.compile("[+-]?0*[1-9]\\d*");
     private static final ConversionService CONVERSION = ApplicationConversionService.getSharedInstance();
     /** Binds in place of text that cannot be read (an unresolved placeholder): no check mistakes it for a missing value. */
     private static final String UNREADABLE = "(unreadable)";
@@ -200,6 +203,10 @@ public final class FerryConfigLoader {
                 names.add(name);
                 String root = name.split("[.\\[]", 2)[0];
                 if (SPRING_SECTIONS.contains(root)) {
+                    if (setsManagementListener(name)) {
+                        problems.add(name + ": not read: the management port is set by ferry.management.port and ferry.management.address,"
+                                + " which a non-loopback address needs credentials for");
+                    }
                     continue;
                 }
                 if (root.equals(LOGGING)) {
@@ -288,6 +295,11 @@ public final class FerryConfigLoader {
         if (value == null) {
             return false;
         }
+        if (key.type() == Duration.class && BARE_NUMBER.matcher(value.strip()).matches()) {
+            // Spring would read a bare number as milliseconds; a "30" meant as seconds would then stop a drain 1,000 times too soon.
+            problems.add(name + ": '" + value + "' has no unit (write it like 500ms, 10s or 2m)");
+            return false;
+        }
         try {
             CONVERSION.convert(value.strip(), key.type());
             return true;
@@ -306,6 +318,15 @@ public final class FerryConfigLoader {
             problems.add(name + ": " + oneLine(e.getMessage()) + " (write ${NAME:default} for a default, ${NAME:} for none)");
             return null;
         }
+    }
+
+    /**
+     * Whether a Spring Boot key would move the management port where {@code ferry.management}'s checks do not reach (another
+     * address without credentials, or the actuator on a server of its own).
+     */
+    private static boolean setsManagementListener(String name) {
+        String relaxed = ConfigurationKeys.relaxed(name);
+        return relaxed.equals("server.port") || relaxed.equals("server.address") || relaxed.startsWith("management.server.");
     }
 
     private static boolean isEmpty(Object value) {
@@ -394,10 +415,19 @@ public final class FerryConfigLoader {
                 checkConnection(properties, key + ".produce.connection", channel.produce().connection(), problems);
                 checkDestination(key + ".produce", channel.produce(), false, problems);
             }
+            checkLoops(key, channel, problems);
             Duration linger = channel.workflow().batchLinger();
+            Duration batchTime = channel.workflow().batchTime();
+            if (batchTime.compareTo(Duration.ofMillis(1)) < 0) {
+                // A batch would close at its first message whatever batch-size says.
+                problems.add(key + ".workflow.batch-time: must be at least 1ms");
+            }
             if (!linger.isZero() && linger.compareTo(Duration.ofMillis(1)) < 0) {
                 // A receive waits in whole milliseconds: a shorter linger would silently be none.
                 problems.add(key + ".workflow.batch-linger: must be 0ms or at least 1ms");
+            } else if (linger.compareTo(batchTime) > 0 && batchTime.compareTo(Duration.ofMillis(1)) >= 0) {
+                // A batch closes at batch-time whatever is left of its linger.
+                problems.add(key + ".workflow.batch-linger: must not exceed batch-time (" + batchTime.toMillis() + "ms)");
             }
             Set<String> serviceIds = new HashSet<>();
             List<FerryProperties.ServiceDefinition> definitions = channel.workflow().services();
@@ -419,7 +449,10 @@ public final class FerryConfigLoader {
                 }
             }
         }
-        checkConnection(properties, PREFIX + ".events.connection", properties.events().connection(), problems);
+        if (channels.stream().anyMatch(channel -> channel.workflow().sendEvents())) {
+            // Without a channel that sends events, no publisher is made: its connection is not needed.
+            checkConnection(properties, PREFIX + ".events.connection", properties.events().connection(), problems);
+        }
         FerryProperties.Reconnect reconnect = properties.reconnect();
         if (reconnect.maxInterval().compareTo(reconnect.initialInterval()) < 0) {
             problems.add(PREFIX + ".reconnect.max-interval: must not be below " + PREFIX + ".reconnect.initial-interval");
@@ -503,6 +536,26 @@ public final class FerryConfigLoader {
         if (!address.isLoopbackAddress() && !user) {
             problems.add(key + ".user: required when " + key + ".address (" + management.address()
                     + ") is not a loopback address; set FERRY_MANAGEMENT_USER and FERRY_MANAGEMENT_PASSWORD");
+        }
+    }
+
+    /**
+     * A channel that produces to its own source, or moves rejected messages back onto it, would bridge the same messages
+     * for ever: refused where the file says so (one connection, one name; two connections to one broker are not seen).
+     */
+    private static void checkLoops(String key, FerryProperties.Channel channel, List<String> problems) {
+        FerryProperties.Endpoint source = channel.consume();
+        if (source == null || source.connection() == null) {
+            return;
+        }
+        FerryProperties.Endpoint target = channel.produce();
+        if (target != null && source.connection().equals(target.connection())
+                && (source.queue() != null && source.queue().equals(target.queue()) || source.topic() != null && source.topic().equals(target.topic()))) {
+            problems.add(key + ".produce: the channel's own source (connection '" + source.connection() + "', "
+                    + (source.queue() != null ? "queue '" + source.queue() : "topic '" + source.topic()) + "'): every message would come back to it");
+        }
+        if (source.queue() != null && source.queue().equals(channel.errorQueue())) {
+            problems.add(key + ".error-queue: the channel's own source queue '" + source.queue() + "': a rejected message would come back to it");
         }
     }
 

@@ -36,6 +36,8 @@ public record FerryProperties(
     static final String NOT_NEGATIVE = "must not be negative";
     /** What a duration that must pass at all (a wait between attempts, a slice of time) is told when it does not. */
     static final String POSITIVE = "must be at least 1ms";
+    /** A channel's batch-time unless the file sets one. */
+    public static final String DEFAULT_BATCH_TIME = "50ms";
 
     /**
      * How workers reach a broker that is down: waits of {@code initialInterval}, each next one
@@ -137,7 +139,7 @@ public record FerryProperties(
             @DefaultValue("true") boolean sendEvents,
             @DefaultValue("3") @Min(1) int maxAttempts,
             @DefaultValue("" + WorkflowSettings.DEFAULT_BATCH_SIZE) @Min(1) int batchSize,
-            @DefaultValue("50ms") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration batchTime,
+            @DefaultValue(DEFAULT_BATCH_TIME) @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration batchTime,
             @DefaultValue("0ms") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration batchLinger,
             @DefaultValue("10s") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration drainTimeout,
             @DefaultValue List<@Valid ServiceDefinition> services) {
