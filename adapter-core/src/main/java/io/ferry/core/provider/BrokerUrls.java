@@ -21,12 +21,24 @@ public final class BrokerUrls {
 
     private static final Pattern ADDRESS = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*)://([^/?,;()&\\s]*)");
     private static final Pattern OPTION = Pattern.compile("[?&;]([^=&;?,()]+)=([^&;,()]*)");
+    /** An option whose name holds "password" (trustStorePassword=..., password=...): its value is never shown. */
+    private static final Pattern PASSWORD_OPTION = Pattern.compile("(?i)([^=&;?,()]*password=)[^;&,()]*");
+    /** The password of user information in an address ({@code amqp://user:secret@host}). */
+    private static final Pattern USER_PASSWORD = Pattern.compile("(://[^/?,;()&@\\s:]*:)[^/?,;()&@\\s]*@");
 
     private BrokerUrls() {
     }
 
     /** One {@code scheme://host:port} of a URL; port -1 where the URL gives none. */
     public record Address(String scheme, String host, int port) {
+    }
+
+    /** The URL as it may be shown to people: the values of password options and of user information's password masked. */
+    public static String masked(String url) {
+        if (url == null) {
+            return null;
+        }
+        return USER_PASSWORD.matcher(PASSWORD_OPTION.matcher(url).replaceAll("$1****")).replaceAll("$1****@");
     }
 
     /**
@@ -41,21 +53,23 @@ public final class BrokerUrls {
         }
         Matcher matcher = ADDRESS.matcher(url);
         List<Address> addresses = new ArrayList<>();
+        String shown = masked(url);
         while (matcher.find()) {
             String scheme = matcher.group(1).toLowerCase(Locale.ROOT);
             if (!schemes.contains(scheme)) {
-                throw new InvalidConnectionException("url", "'" + url + "': scheme '" + scheme + "' is not one of "
+                throw new InvalidConnectionException("url", "'" + shown + "': scheme '" + scheme + "' is not one of "
                         + String.join(", ", schemes.stream().sorted().toList()) + "; write it like " + example);
             }
-            addresses.add(address(url, scheme, matcher.group(2), portRequired, example));
+            addresses.add(address(shown, scheme, matcher.group(2), portRequired, example));
         }
         if (addresses.isEmpty()) {
-            throw new InvalidConnectionException("url", "'" + url + "' is not a broker URL; write it like " + example);
+            throw new InvalidConnectionException("url", "'" + shown + "' is not a broker URL; write it like " + example);
         }
         return addresses;
     }
 
-    private static Address address(String url, String scheme, String authority, boolean portRequired, String example) {
+    /** @param shown the whole URL, masked, for messages */
+    private static Address address(String shown, String scheme, String authority, boolean portRequired, String example) {
         String hostAndPort = authority.contains("@") ? authority.substring(authority.lastIndexOf('@') + 1) : authority;
         String host;
         String port;
@@ -69,11 +83,11 @@ public final class BrokerUrls {
             port = colon < 0 ? null : hostAndPort.substring(colon + 1);
         }
         if (host.isEmpty()) {
-            throw new InvalidConnectionException("url", "'" + url + "': no host in " + scheme + "://" + authority + "; write it like " + example);
+            throw new InvalidConnectionException("url", "'" + shown + "': no host in " + masked(scheme + "://" + authority) + "; write it like " + example);
         }
         if (port == null || port.isEmpty()) {
             if (portRequired) {
-                throw new InvalidConnectionException("url", "'" + url + "': no port in " + scheme + "://" + authority
+                throw new InvalidConnectionException("url", "'" + shown + "': no port in " + masked(scheme + "://" + authority)
                         + "; write it like " + example);
             }
             return new Address(scheme, host, -1);
@@ -82,10 +96,10 @@ public final class BrokerUrls {
         try {
             number = Integer.parseInt(port);
         } catch (NumberFormatException e) {
-            throw new InvalidConnectionException("url", "'" + url + "': port '" + port + "' is not a number");
+            throw new InvalidConnectionException("url", "'" + shown + "': port '" + port + "' is not a number");
         }
         if (number < 1 || number > 65535) {
-            throw new InvalidConnectionException("url", "'" + url + "': port " + number + " is out of range (1-65535)");
+            throw new InvalidConnectionException("url", "'" + shown + "': port " + number + " is out of range (1-65535)");
         }
         return new Address(scheme, host, number);
     }

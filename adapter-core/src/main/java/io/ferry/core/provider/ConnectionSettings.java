@@ -4,7 +4,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * How to reach a broker: which provider's client, where, as whom. No password is ever printed:
@@ -27,7 +26,6 @@ public record ConnectionSettings(String name, String provider, String url, Strin
     /** The provider of a connection that names none: today's behaviour, Artemis's core protocol. */
     public static final String DEFAULT_PROVIDER = "artemis";
 
-    private static final Pattern PASSWORD_OPTION = Pattern.compile("(?i)(password=)[^;&]*");
 
     public ConnectionSettings {
         Objects.requireNonNull(name, "name");
@@ -65,7 +63,7 @@ public record ConnectionSettings(String name, String provider, String url, Strin
 
     /** The URL with the values of its password options (trustStorePassword=..., keyStorePassword=...) masked. */
     public String maskedUrl() {
-        return url == null ? null : PASSWORD_OPTION.matcher(url).replaceAll("$1****");
+        return BrokerUrls.masked(url);
     }
 
     /** Where the broker is, for people: the masked URL, or the factory class with its masked properties. */

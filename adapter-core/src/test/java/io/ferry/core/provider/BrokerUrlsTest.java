@@ -1,9 +1,11 @@
 package io.ferry.core.provider;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -54,5 +56,23 @@ class BrokerUrlsTest {
         assertThat(BrokerUrls.options("tcp://a:1?ha=true#tcp://b:2?x=1&sslEnabled=true")).containsEntry("sslEnabled", "true");
         assertThat(BrokerUrls.option("tcp://h:1?UseKeepAlive=false&useKeepAlive=true", "usekeepalive")).isEqualTo("true");
         assertThat(BrokerUrls.option("tcp://h:1", "useKeepAlive")).isNull();
+    }
+
+    @Test
+    void passwordsInAUrlAreMaskedWhereverItIsShown() {
+        assertThat(BrokerUrls.masked("tcp://h:61617?sslEnabled=true;trustStorePassword=s3cret;keyStorePassword=k&x=1"))
+                .isEqualTo("tcp://h:61617?sslEnabled=true;trustStorePassword=****;keyStorePassword=****&x=1");
+        assertThat(BrokerUrls.masked("amqp://app:s3cret@rabbit:5672/%2f")).isEqualTo("amqp://app:****@rabbit:5672/%2f");
+        assertThat(BrokerUrls.masked("(tcp://a:1?password=p,tcp://b:2)?ha=true")).isEqualTo("(tcp://a:1?password=****,tcp://b:2)?ha=true");
+        assertThat(BrokerUrls.masked("amqp://app@rabbit:5672")).isEqualTo("amqp://app@rabbit:5672");
+        assertThat(new ConnectionSettings("remote", "rabbitmq", "amqp://app:s3cret@rabbit:5672", null, null, null, Map.of(), true).location())
+                .isEqualTo("amqp://app:****@rabbit:5672");
+        // A URL refused at start-up is named in the refusal: masked there too.
+        assertThatThrownBy(() -> BrokerUrls.check("tcp://h:6161x?sslEnabled=true;trustStorePassword=s3cret",
+                        Set.of("tcp"), true, "tcp://127.0.0.1:61616"))
+                .hasMessageContaining("'tcp://h:6161x?sslEnabled=true;trustStorePassword=****': port '6161x' is not a number")
+                .hasMessageNotContaining("s3cret");
+        assertThatThrownBy(() -> BrokerUrls.check("amqp://app:s3cret@:5672", Set.of("amqp"), false, "amqp://h"))
+                .hasMessageContaining("no host in amqp://app:****@:5672").hasMessageNotContaining("s3cret");
     }
 }
