@@ -106,6 +106,8 @@ public final class ArtemisProvider implements BrokerProvider {
     private static final SimpleString SOURCE_MESSAGE_ID_NAME = SimpleString.of(BridgeProperties.SOURCE_MESSAGE_ID);
     /** The Artemis consumer inside Artemis's JMS one, which has no public accessor for it; null if not found. */
     private static final Field ARTEMIS_CONSUMER = artemisConsumerField();
+    /** The client's attempts to connect and to reconnect: a negative number means for ever. */
+    private static final List<String> ENDLESS_WHEN_NEGATIVE = List.of("reconnectAttempts", "initialConnectAttempts");
 
     @Override
     public String name() {
@@ -120,10 +122,28 @@ public final class ArtemisProvider implements BrokerProvider {
                 checkOptions(settings);
             }
             BeanProperties.check(parsed.getClass(), settings.properties());
+            refuseEndlessReconnection(settings);
         } catch (InvalidConnectionException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The client's own reconnection may be bounded (a few attempts to fail over to a backup), never endless: a client that
+     * reconnects for ever would hide a lost broker from the worker, which then holds the source's messages without moving them.
+     */
+    private static void refuseEndlessReconnection(ConnectionSettings settings) {
+        for (String name : ENDLESS_WHEN_NEGATIVE) {
+            String inUrl = BrokerUrls.option(settings.url(), name);
+            String inProperties = settings.properties().get(name);
+            String value = inProperties != null ? inProperties : inUrl;
+            if (value != null && value.strip().startsWith("-")) {
+                throw new InvalidConnectionException(inProperties != null ? "properties." + name : "url", (inProperties != null ? ""
+                        : "'" + settings.maskedUrl() + "': ") + name + "=" + value.strip() + " reconnects for ever inside the client, unseen by"
+                        + " Ferry, which reconnects with back-off itself: leave it out, or bound it");
+            }
         }
     }
 

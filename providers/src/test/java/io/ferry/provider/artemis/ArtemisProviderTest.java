@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Map;
 
 import jakarta.jms.JMSException;
 
@@ -58,6 +59,19 @@ class ArtemisProviderTest {
         assertThatThrownBy(() -> provider.check(ConnectionSettings.anonymous("remote", "tcp://127.0.0.1:61617?callTimeout=1000;sslEnable=true")))
                 .isInstanceOf(InvalidConnectionException.class)
                 .hasMessage("'tcp://127.0.0.1:61617?callTimeout=1000;sslEnable=true': option 'sslEnable' is not one the artemis client knows");
+    }
+
+    @Test
+    void theClientsOwnReconnectionMayBeBoundedButNotEndless() {
+        provider.check(ConnectionSettings.anonymous("remote", "(tcp://a:61616,tcp://b:61616)?ha=true&reconnectAttempts=3&initialConnectAttempts=2"));
+        assertThatThrownBy(() -> provider.check(ConnectionSettings.anonymous("remote", "tcp://127.0.0.1:61617?reconnectAttempts=-1")))
+                .isInstanceOf(InvalidConnectionException.class).hasMessageStartingWith("'tcp://127.0.0.1:61617?reconnectAttempts=-1': "
+                        + "reconnectAttempts=-1 reconnects for ever inside the client");
+        ConnectionSettings inProperties = new ConnectionSettings("remote", "artemis", "tcp://127.0.0.1:61617", null, null, null,
+                Map.of("initialConnectAttempts", "-1"), true);
+        assertThatThrownBy(() -> provider.check(inProperties)).isInstanceOf(InvalidConnectionException.class)
+                .hasMessageStartingWith("initialConnectAttempts=-1 reconnects for ever")
+                .satisfies(e -> assertThat(((InvalidConnectionException) e).setting()).isEqualTo("properties.initialConnectAttempts"));
     }
 
     @Test
