@@ -218,6 +218,24 @@ class ManagementTest {
         await().atMost(WAIT).until(() -> http.get("/actuator/health").statusCode() == 200);
     }
 
+    /** Where the port listens is ferry.management's alone: a system property (or an environment variable) cannot move it past its checks. */
+    @Test
+    void aSystemPropertyDoesNotMoveTheManagementPortOffLoopback() throws Exception {
+        String before = System.setProperty("server.address", "0.0.0.0");
+        try {
+            int port = startForPort(config(local, remote).channel(channel("pinned", "in", "out")));
+            assertThat(context.getEnvironment().getProperty("server.address")).isEqualTo("127.0.0.1");
+            assertThat(context.getEnvironment().getProperty("server.port", Integer.class)).isZero();
+            assertThat(ManagementClient.local(port).get("/actuator/health").statusCode()).isEqualTo(200);
+        } finally {
+            if (before == null) {
+                System.clearProperty("server.address");
+            } else {
+                System.setProperty("server.address", before);
+            }
+        }
+    }
+
     /** The file's spring.* keys apply from wherever it is, a folder with a comma and spaces in its name too. */
     @Test
     void theFilesSpringKeysApplyFromAFolderWithACommaAndSpacesInItsName() throws Exception {
