@@ -63,24 +63,12 @@ class OddMessagesErrorQueueTest {
         try (TestBroker local = TestBroker.started("local", dir.resolve("local"));
              TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
             ConnectionSettings source = CrossVendorBridgeTest.artemis("local", local.url());
-            List<Sample> bridged = new ArrayList<>();
-            try (ProviderClient sender = new ProviderClient(source)) {
-                Session session = sender.session();
-                MessageProducer producer = session.createProducer(session.createQueue("in"));
-                for (int id = 0; id < 10; id++) {
-                    if (id == 4) {
-                        ObjectMessage object = session.createObjectMessage(new Tripwire());
-                        object.setIntProperty(ProviderClient.ID, id);
-                        object.setStringProperty("kept", "as sent");
-                        producer.send(object);
-                    } else {
-                        Sample sample = Sample.of(id, Kind.BYTES, new byte[] {(byte) id});
-                        OddMessages.send(session, producer, sample, 0);
-                        bridged.add(sample);
-                    }
-                }
-                session.commit();
-            }
+            List<Sample> bridged = sendTenWithAnOddFourth(source, (session, producer) -> {
+                ObjectMessage object = session.createObjectMessage(new Tripwire());
+                object.setIntProperty(ProviderClient.ID, 4);
+                object.setStringProperty("kept", "as sent");
+                producer.send(object);
+            });
 
             Map<Integer, List<Arrival>> received = run(local, remote, source, AdapterConfig.Channel.queues("objects", "in", "out"), 9, 1);
 
@@ -97,6 +85,30 @@ class OddMessagesErrorQueueTest {
             assertThat(rejected.getStringProperty(ErrorProperties.MESSAGE)).contains("object messages are not carried")
                     .contains("never deserializes");
             assertThat(Tripwire.READS).as("deserializations").hasValue(0);
+        }
+    }
+
+    /** A sender may turn message ids off: such a message goes to the error queue with the reason, its neighbours on. */
+    @Test
+    void aMessageWithoutAnIdGoesToTheErrorQueueWithTheReason() throws Exception {
+        try (TestBroker local = TestBroker.started("local", dir.resolve("local"));
+             TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
+            ConnectionSettings source = CrossVendorBridgeTest.artemis("local", local.url());
+            List<Sample> bridged = sendTenWithAnOddFourth(source, (session, producer) -> {
+                MessageProducer withoutIds = session.createProducer(session.createQueue("in"));
+                withoutIds.setDisableMessageID(true);
+                OddMessages.send(session, withoutIds, Sample.of(4, Kind.BYTES, new byte[] {4}), 0);
+            });
+
+            Map<Integer, List<Arrival>> received = run(local, remote, source, AdapterConfig.Channel.queues("no-ids", "in", "out"), 9, 1);
+
+            OddMessages.assertEachOnceAsSent(received, bridged);
+            List<Message> errors = drain(source, ERRORS);
+            assertThat(errors).hasSize(1);
+            Message rejected = errors.get(0);
+            assertThat(rejected.getIntProperty(ProviderClient.ID)).isEqualTo(4);
+            assertThat(rejected.getStringProperty(ErrorProperties.EXCEPTION_CLASS)).isEqualTo("io.ferry.core.UntranslatableMessageException");
+            assertThat(rejected.getStringProperty(ErrorProperties.MESSAGE)).contains("no JMSMessageID");
         }
     }
 
@@ -168,6 +180,31 @@ class OddMessagesErrorQueueTest {
             assertThat(rejected.getStringProperty(ErrorProperties.EXCEPTION_CLASS)).isEqualTo("java.lang.IllegalStateException");
             assertThat(rejected.getStringProperty(ErrorProperties.MESSAGE)).isEqualTo("a MAP message has no bytes payload: its body is mapBody()");
         }
+    }
+
+    /** How the odd message of a run is sent, in the sender's transaction. */
+    private interface OddSend {
+        void send(Session session, MessageProducer producer) throws Exception;
+    }
+
+    /** Ten messages to "in" in one transaction, ids 0 to 9, the fourth sent by {@code odd}; returns the nine others. */
+    private static List<Sample> sendTenWithAnOddFourth(ConnectionSettings source, OddSend odd) throws Exception {
+        List<Sample> bridged = new ArrayList<>();
+        try (ProviderClient sender = new ProviderClient(source)) {
+            Session session = sender.session();
+            MessageProducer producer = session.createProducer(session.createQueue("in"));
+            for (int id = 0; id < 10; id++) {
+                if (id == 4) {
+                    odd.send(session, producer);
+                } else {
+                    Sample sample = Sample.of(id, Kind.BYTES, new byte[] {(byte) id});
+                    OddMessages.send(session, producer, sample, 0);
+                    bridged.add(sample);
+                }
+            }
+            session.commit();
+        }
+        return bridged;
     }
 
     private Map<Integer, List<Arrival>> run(TestBroker local, TestBroker remote, ConnectionSettings source, AdapterConfig.Channel channel,

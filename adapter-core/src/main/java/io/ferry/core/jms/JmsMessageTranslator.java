@@ -166,6 +166,11 @@ public final class JmsMessageTranslator {
 
     private static FerryMessage withBody(Message jms) throws JMSException, UntranslatableMessageException {
         String id = jms.getJMSMessageID();
+        if (id == null) {
+            // Copies are recognised by the source's id (the target's duplicate id, ferrySourceMessageId): without one no promise holds.
+            throw new UntranslatableMessageException("the message has no JMSMessageID (its sender turned message ids off):"
+                    + " the bridge recognises copies by it", null);
+        }
         if (jms instanceof BytesMessage bytes) {
             byte[] body = new byte[(int) bytes.getBodyLength()];
             bytes.readBytes(body);
