@@ -116,7 +116,9 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
             try {
                 service.apply(message);
                 event.addMarker(service.stage(), true);
-            } catch (ServiceException | RuntimeException e) {
+            } catch (ServiceException | RuntimeException | StackOverflowError | LinkageError | AssertionError e) {
+                // Errors a service's own code or input causes (deep recursion, a class missing from its jar, an assert) are
+                // the message's rejection too, so the error queue takes it; the JVM's own troubles (out of memory) are not.
                 event.addMarker(service.stage(), false);
                 sendMessageLifecycleEvent(event);
                 throw new MessageRejectedException(service.stage(), "rejected by " + service.stage() + ": " + e.getMessage(), e);

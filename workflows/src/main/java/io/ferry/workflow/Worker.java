@@ -144,6 +144,10 @@ final class Worker implements Runnable {
                     sourceUnavailable(source.reason());
                 }
             }
+        } catch (RuntimeException | Error e) {
+            // Nothing is lost (the sessions close below, and the batch goes back to the source), but the channel stops moving.
+            LOG.error("{}: worker stopped by {}", name, e.toString(), e);
+            throw e;
         } finally {
             closeEnds();
             stopped.countDown();
@@ -365,6 +369,7 @@ final class Worker implements Runnable {
             }
         } catch (ConsumeException failed) {
             closeConsumer();
+            pause(failed.refused());
         }
     }
 
@@ -393,11 +398,10 @@ final class Worker implements Runnable {
                 consumer.recover();
             }
         } catch (ConsumeException failed) {
-            // The source is unreachable, or its broker refuses the error queue: the message stays there and comes back.
+            // The source is unreachable, or its broker refuses the error queue (or fails its send or commit): the message
+            // stays there and comes back. A back-off first, so that an error queue the broker keeps failing is no busy loop.
             closeConsumer();
-            if (failed.refused()) {
-                pause(true);
-            }
+            pause(failed.refused());
         }
     }
 

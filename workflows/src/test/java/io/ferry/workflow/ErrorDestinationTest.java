@@ -108,6 +108,35 @@ class ErrorDestinationTest {
         }
     }
 
+    /**
+     * A service that fails with an error of its own making (here deep recursion) rejects the message, as an exception would:
+     * after its attempts it is in the error destination, and the worker goes on with the rest.
+     */
+    @Test
+    void aServiceErrorSuchAsAStackOverflowRejectsTheMessageAndTheWorkerGoesOn() throws Exception {
+        int count = 20;
+        bridge.sendNumbered(count, seq -> Map.of("poison", seq == 7));
+        Service recursing = BridgeFixture.service("recursing", message -> {
+            if (Boolean.TRUE.equals(message.metadata().get("poison"))) {
+                throw new StackOverflowError();
+            }
+        });
+        bridge.start(new StandardWorkflow(WorkflowSettings.of("errors", "errors").withSendEvents(false).withMaxAttempts(2),
+                List.of(recursing), bridge.endpoints(), null));
+        await().atMost(Duration.ofSeconds(30)).until(() -> bridge.local.messageCount(IN) == 0);
+        bridge.stopWorkflows();
+        // Counted first, so that a copy shows as one too many.
+        assertThat(bridge.remote.messageCount(OUT)).isEqualTo(count - 1);
+        assertThat(bridge.local.messageCount(ERRORS)).isEqualTo(1);
+
+        List<Message> errors = bridge.drain(bridge.local, ERRORS);
+        assertThat(BridgeFixture.sequences(errors)).containsExactly(7);
+        assertThat(errors.get(0).getStringProperty(ErrorProperties.EXCEPTION_CLASS)).isEqualTo(StackOverflowError.class.getName());
+        Set<Integer> expected = BridgeFixture.range(0, count);
+        expected.remove(7);
+        assertThat(BridgeFixture.sequences(bridge.drain(bridge.remote, OUT))).isEqualTo(expected);
+    }
+
     @Test
     void aMessageThatCannotBeTranslatedGoesToTheErrorDestinationUnchanged() throws Exception {
         try (JmsTestClient client = new JmsTestClient(bridge.local.url())) {
