@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -42,7 +43,9 @@ class BadConnectionSettingsTest {
             a class not a factory         | connection-factory |                            | java.lang.String                              |                          | ferry.connections.local.class: java.lang.String is not a jakarta.jms.ConnectionFactory
             a property the class lacks    | connection-factory |                            | org.apache.activemq.ActiveMQConnectionFactory | brokerUrll=tcp://h:1     | ferry.connections.local.properties.brokerUrll: org.apache.activemq.ActiveMQConnectionFactory has no property 'brokerUrll'
             a value of the wrong type     | connection-factory |                            | org.apache.activemq.ActiveMQConnectionFactory | sendTimeout=soon         | ferry.connections.local.properties.sendTimeout: 'soon' is not a whole number (int)
+            a value the class refuses     | connection-factory |                            | org.apache.qpid.jms.JmsConnectionFactory      | remoteURI=amqp://127.0.0.1:5672?jms.noSuchOption=1 | ferry.connections.local.properties.remoteURI: 'amqp://127.0.0.1:5672?jms.noSuchOption=1' refused: Not all jms options could be set on the ConnectionFactory. Check the options are spelled correctly. Unused parameters=[{noSuchOption=1}]. This connection factory cannot be started.
             """)
+    @Timeout(60) // a setting let through would start the bridge, which runs until stopped
     void isOneLineNamingTheKeyAndExitCodeTwo(String what, String provider, String url, String factoryClass, String property, String message) {
         Map<String, Object> connection = new LinkedHashMap<>();
         connection.put("provider", provider);

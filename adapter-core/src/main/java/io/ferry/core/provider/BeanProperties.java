@@ -35,7 +35,7 @@ public final class BeanProperties {
                 setter.invoke(bean, value);
             } catch (InvocationTargetException e) {
                 Throwable cause = e.getCause() == null ? e : e.getCause();
-                throw new InvalidConnectionException(key, "'" + property.getValue() + "' refused: " + cause.getMessage(), cause);
+                throw new InvalidConnectionException(key, "'" + property.getValue() + "' refused: " + String.valueOf(cause.getMessage()).strip(), cause);
             } catch (IllegalAccessException e) {
                 throw new InvalidConnectionException(key, "cannot be set: " + e.getMessage(), e);
             }

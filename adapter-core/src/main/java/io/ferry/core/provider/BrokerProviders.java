@@ -4,6 +4,8 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 
+import jakarta.jms.ConnectionFactory;
+
 /**
  * Every provider on the class path, by name, found through {@link ServiceLoader}: a jar lists its
  * providers in {@code META-INF/services/io.ferry.core.provider.BrokerProvider}.
@@ -47,6 +49,19 @@ public final class BrokerProviders {
     public BrokerProvider checked(ConnectionSettings settings) {
         BrokerProvider provider = of(settings);
         provider.check(settings);
+        // The client's factory, made once and let go: a constructor or a setter that refuses a value the type check let
+        // through (an option the client's own URL parser refuses, say) is a start-up line, not a failure when channels start.
+        try {
+            ConnectionFactory trial = provider.connectionFactory(settings);
+            if (trial instanceof AutoCloseable closeable) {
+                closeable.close();
+            }
+        } catch (InvalidConnectionException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new InvalidConnectionException(settings.url() != null ? "url" : "class", "the " + provider.name()
+                    + " client refuses these settings: " + e, e);
+        }
         return provider;
     }
 }
