@@ -8,7 +8,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
+
+import jakarta.jms.Destination;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Queue;
+import jakarta.jms.Session;
+import jakarta.jms.Topic;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -51,10 +60,11 @@ class RabbitMqBridgeTest {
     private final String suffix = UUID.randomUUID().toString().substring(0, 8);
     private final String in = "ferry-test-in-" + suffix;
     private final String out = "ferry-test-out-" + suffix;
+    private final String replies = "ferry-test-replies-" + suffix;
 
     @AfterEach
     void deleteQueues() throws Exception {
-        RabbitMqTestServer.deleteQueues(List.of(in, out));
+        RabbitMqTestServer.deleteQueues(List.of(in, out, replies));
     }
 
     @Test
@@ -62,6 +72,51 @@ class RabbitMqBridgeTest {
         try (TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
             bridge(RabbitMqTestServer.settings("local"), in, CrossVendorBridgeTest.artemis("remote", artemis.url()), "out");
         }
+    }
+
+    /**
+     * The client's one destination class is a queue, a topic and a temporary one at once: a reply-to from RabbitMQ arrives
+     * with its kind, and a temporary one (of the sender's connection) is left out.
+     */
+    @Test
+    void rabbitMqReplyToArrivesOnArtemisWithItsKind() throws Exception {
+        ConnectionSettings source = RabbitMqTestServer.settings("local");
+        Map<Integer, String> arrived = new TreeMap<>();
+        try (ProviderClient sender = new ProviderClient(source)) {
+            Session session = sender.session();
+            MessageProducer producer = session.createProducer(session.createQueue(in));
+            Destination[] replyTos = {session.createQueue(replies), session.createTopic("notifications"), session.createTemporaryQueue(), null};
+            for (int id = 0; id < replyTos.length; id++) {
+                Message message = session.createTextMessage("request " + id);
+                message.setIntProperty(ProviderClient.ID, id);
+                message.setJMSReplyTo(replyTos[id]);
+                producer.send(message);
+            }
+            session.commit();
+        }
+        try (TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
+            ConnectionSettings target = CrossVendorBridgeTest.artemis("remote", artemis.url());
+            AdapterConfig config = AdapterConfig.empty().connection(source.name(), CrossVendorBridgeTest.yaml(source))
+                    .connection(target.name(), CrossVendorBridgeTest.yaml(target))
+                    .channel(AdapterConfig.Channel.of("replies").consume(source.name(), "queue", in).produce(target.name(), "queue", "out")
+                            .workflow("send-events", false));
+            try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml());
+                 ProviderClient receiver = new ProviderClient(target)) {
+                Session session = receiver.session();
+                try (MessageConsumer consumer = session.createConsumer(session.createQueue("out"))) {
+                    for (int i = 0; i < 4; i++) {
+                        Message message = consumer.receive(DEADLINE.toMillis());
+                        assertThat(message).as("message %d of 4", i + 1).isNotNull();
+                        Destination reply = message.getJMSReplyTo();
+                        arrived.put(message.getIntProperty(ProviderClient.ID), reply instanceof Topic topic ? "topic://" + topic.getTopicName()
+                                : reply instanceof Queue queue ? "queue://" + queue.getQueueName() : String.valueOf(reply));
+                    }
+                    session.commit();
+                }
+            }
+        }
+        assertThat(arrived).containsExactly(Map.entry(0, "queue://" + replies), Map.entry(1, "topic://notifications"),
+                Map.entry(2, "null"), Map.entry(3, "null"));
     }
 
     @Test

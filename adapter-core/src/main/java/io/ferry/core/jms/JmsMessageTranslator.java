@@ -9,23 +9,17 @@ import java.util.Map;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
-import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
 import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
 import jakarta.jms.MessageEOFException;
 import jakarta.jms.ObjectMessage;
-import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.StreamMessage;
-import jakarta.jms.TemporaryQueue;
-import jakarta.jms.TemporaryTopic;
 import jakarta.jms.TextMessage;
-import jakarta.jms.Topic;
 
 import io.ferry.api.FerryMessage;
 import io.ferry.api.FerryMessage.PayloadType;
-import io.ferry.api.FerryMessage.ReplyTo;
 import io.ferry.core.UntranslatableMessageException;
 import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.Failures;
@@ -72,7 +66,7 @@ public final class JmsMessageTranslator {
                 message.setCorrelationIdBytes(correlationIdBytes(jms));
             }
             message.setType(jms.getJMSType());
-            message.setReplyTo(replyTo(jms.getJMSReplyTo()));
+            message.setReplyTo(source.replyTo(jms.getJMSReplyTo()));
             return message;
         } catch (JMSException e) {
             throw new UntranslatableMessageException("cannot read message: " + Failures.message(e), e);
@@ -212,18 +206,5 @@ public final class JmsMessageTranslator {
         } catch (UnsupportedOperationException e) {
             return null;
         }
-    }
-
-    private static ReplyTo replyTo(Destination destination) throws JMSException {
-        if (destination == null || destination instanceof TemporaryQueue || destination instanceof TemporaryTopic) {
-            return null;
-        }
-        if (destination instanceof Queue queue) {
-            return new ReplyTo(queue.getQueueName(), false);
-        }
-        if (destination instanceof Topic topic) {
-            return new ReplyTo(topic.getTopicName(), true);
-        }
-        return null;
     }
 }

@@ -8,8 +8,14 @@ import jakarta.jms.JMSException;
 import jakarta.jms.JMSSecurityException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
+import jakarta.jms.Queue;
 import jakarta.jms.ResourceAllocationException;
 import jakarta.jms.Session;
+import jakarta.jms.TemporaryQueue;
+import jakarta.jms.TemporaryTopic;
+import jakarta.jms.Topic;
+
+import io.ferry.api.FerryMessage;
 
 /**
  * One vendor's JMS client, as Ferry's engine needs it: the engine speaks {@code jakarta.jms} only, and
@@ -131,6 +137,23 @@ public interface BrokerProvider {
      */
     default Destination destination(Session session, String name, boolean topic) throws JMSException {
         return topic ? session.createTopic(name) : session.createQueue(name);
+    }
+
+    /**
+     * The reply-to a received message names, as the bridge carries it: null for none, and for a temporary destination, which
+     * lives only as long as the connection that made it.
+     */
+    default FerryMessage.ReplyTo replyTo(Destination destination) throws JMSException {
+        if (destination == null || destination instanceof TemporaryQueue || destination instanceof TemporaryTopic) {
+            return null;
+        }
+        if (destination instanceof Queue queue) {
+            return new FerryMessage.ReplyTo(queue.getQueueName(), false);
+        }
+        if (destination instanceof Topic topic) {
+            return new FerryMessage.ReplyTo(topic.getTopicName(), true);
+        }
+        return null;
     }
 
     /** Sets up a session the adapter opened on this connection, before anything is created through it. */

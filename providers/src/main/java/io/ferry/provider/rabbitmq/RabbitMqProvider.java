@@ -13,14 +13,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import jakarta.jms.ConnectionFactory;
+import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
 import jakarta.jms.Session;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.jms.admin.RMQConnectionFactory;
+import com.rabbitmq.jms.admin.RMQDestination;
 import com.rabbitmq.jms.client.RMQSession;
 
+import io.ferry.api.FerryMessage;
 import io.ferry.core.provider.BeanProperties;
 import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.BrokerUrls;
@@ -211,6 +214,15 @@ public final class RabbitMqProvider implements BrokerProvider {
     @Override
     public String explain(ConnectionSettings settings, JMSException failure) {
         return TlsProblems.explain(failure);
+    }
+
+    /** The client's one destination class is a queue, a topic and a temporary one at once: it says which it is. */
+    @Override
+    public FerryMessage.ReplyTo replyTo(Destination destination) throws JMSException {
+        if (destination instanceof RMQDestination rabbit) {
+            return rabbit.isTemporary() ? null : new FerryMessage.ReplyTo(rabbit.getDestinationName(), !rabbit.isQueue());
+        }
+        return BrokerProvider.super.replyTo(destination);
     }
 
     /**
