@@ -200,6 +200,30 @@ class ProviderErrorQueueTest {
     }
 
     /**
+     * RabbitMQ's JMS client takes a string of any length but cannot encode one over 65,535 bytes in UTF-8 when it sends
+     * (Java's writeUTF): that one message goes to the error queue with the reason, the connection is not treated as lost.
+     */
+    @Test
+    @EnabledIfEnvironmentVariable(named = "FERRY_TEST_RABBITMQ_URL", matches = ".+")
+    void aStringRabbitMqCannotEncodeGoesToTheErrorQueueWithoutReconnecting() throws Exception {
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        try (CapturedLog connectionLog = CapturedLog.of(SharedConnection.class);
+             Connection amqp = RabbitMqTestServer.amqp091().newConnection();
+             TestBroker artemis = TestBroker.started("local", dir.resolve("artemis"))) {
+            Route route = new Route(CrossVendorBridgeTest.artemis("local", artemis.url()), "in", ERRORS, artemis::messageCount,
+                    RabbitMqTestServer.settings("remote"), "ferry-test-out-" + suffix, queue -> rabbitMqMessages(amqp, queue));
+            try {
+                uncarriableGoesToTheErrorQueue(route, id -> id == 13, "long", "ü".repeat(40_000), "a string of more than 65,535 bytes",
+                        "more than the client can encode");
+            } finally {
+                RabbitMqTestServer.deleteQueues(List.of(route.out()));
+            }
+            assertThat(connectionLog.lines(Level.WARN)).as("connection warnings (a lost connection, a reconnect)").isEmpty();
+            assertThat(connectionLog.count(Level.INFO, "reconnected")).as("reconnections").isZero();
+        }
+    }
+
+    /**
      * An error queue the broker refuses (it does not exist, and the broker creates none on demand) keeps the poison
      * messages on the source, said once, the connection kept; once it is declared they go there, each once.
      */

@@ -82,7 +82,7 @@ public final class PtpProducer implements Producer {
             producer.send(jms, mode, message.priority(), JmsMessageTranslator.timeToLive(message, System.currentTimeMillis()));
         } catch (JMSException | RuntimeException e) {
             // Some clients check what they can carry only while encoding the send (RabbitMQ's: a property name over
-            // 255 bytes); that refuses this one message, not the connection.
+            // 255 bytes, a string over 64 KiB); that refuses this one message, not the connection.
             if (JmsFailures.refusesTheMessage(e) && !provider.isFull(e) && !connection.lost(generation)) {
                 throw cannotCarry(e);
             }
@@ -116,8 +116,9 @@ public final class PtpProducer implements Producer {
     }
 
     private MessageRejectedException cannotCarry(Exception e) {
+        Exception refusal = JmsFailures.refusal(e);
         return new MessageRejectedException(LifecycleStages.PRODUCER, connection.settings().name() + " (" + provider.name()
-                + ") cannot carry the message: " + Failures.message(e), e);
+                + ") cannot carry the message: " + Failures.message(refusal), refusal);
     }
 
     @Override
