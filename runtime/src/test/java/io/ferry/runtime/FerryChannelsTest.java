@@ -6,9 +6,12 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import ch.qos.logback.classic.Level;
 
 import io.ferry.profiling.TimingRegistry;
 import io.ferry.runtime.channel.FerryChannels;
@@ -19,6 +22,28 @@ class FerryChannelsTest {
 
     @TempDir
     Path dir;
+
+    /** A target without transactions has each message once sent: the start-up line says a batch given back leaves copies too. */
+    @Test
+    void theStartUpLineSaysWhatATargetWithoutTransactionsAddsToThePromise() throws IOException {
+        for (boolean transacted : new boolean[] {true, false}) {
+            Path config = dir.resolve("ferry-" + transacted + ".yml");
+            AdapterConfig.empty().connection("local", "tcp://127.0.0.1:1")
+                    .connection("remote", Map.of("provider", "amqp", "url", "amqp://127.0.0.1:1", "transactions", transacted))
+                    .channel(AdapterConfig.Channel.queues("promise", "in", "out").workflow("send-events", false))
+                    .write(config);
+            FerryChannels channels = new FerryChannels(new FerryConfigLoader().load(config), config, TimingRegistry.global(),
+                    new PrintStream(OutputStream.nullOutputStream()));
+            try (CapturedLog log = CapturedLog.of(FerryChannels.class)) {
+                channels.start();
+                assertThat(log.lines(Level.INFO)).filteredOn(line -> line.startsWith("channel promise: at-least-once delivery")).singleElement()
+                        .satisfies(line -> assertThat(line.contains("its messages sent before are on the remote broker, without transactions"))
+                                .as(line).isEqualTo(!transacted));
+            } finally {
+                channels.stop();
+            }
+        }
+    }
 
     @Test
     void aShutdownBeforeTheApplicationStartsThemIsFinal() throws IOException {

@@ -136,7 +136,8 @@ public final class FerryChannels implements SmartLifecycle {
         }
         started = true;
         for (FerryChannel channel : channels.values()) {
-            LOG.info("channel {}: {}{}", channel.id(), describe(channel.guarantee(), channel.config().produce().connection()),
+            String target = channel.config().produce().connection();
+            LOG.info("channel {}: {}{}", channel.id(), describe(channel.guarantee(), target, connection(target).transacted()),
                     channel.sendsUnread() ? "; messages go on as received, unread (no services, one provider at both ends)" : "");
             channel.start();
         }
@@ -212,13 +213,18 @@ public final class FerryChannels implements SmartLifecycle {
         }
     }
 
-    /** The channel's promise, said once at start-up in words an operator can act on. */
-    private String describe(DeliveryGuarantee guarantee, String target) {
+    /**
+     * The channel's promise, said once at start-up in words an operator can act on. Without transactions a target has
+     * each message as soon as it is sent, so a batch given back to the source has copies there too.
+     */
+    private String describe(DeliveryGuarantee guarantee, String target, boolean targetTransacted) {
         return switch (guarantee) {
             case EXACTLY_ONCE -> "exactly-once delivery (the " + target + " broker drops the copy a crash could leave, by _AMQ_DUPL_ID)";
             case AT_LEAST_ONCE -> "at-least-once delivery (copies of a batch arrive only if the adapter, the source or the " + target
                     + " broker fails between that broker's commit and the source's acknowledgement, or a stop gives up a batch whose send that"
-                    + " broker holds; " + BridgeProperties.SOURCE_MESSAGE_ID + " tells copies apart)";
+                    + " broker holds" + (targetTransacted ? "" : ", or a batch is given back to the source (a message rejected, the target"
+                    + " full): its messages sent before are on the " + target + " broker, without transactions, and are sent again")
+                    + "; " + BridgeProperties.SOURCE_MESSAGE_ID + " tells copies apart)";
         };
     }
 
