@@ -46,6 +46,15 @@ class LoadgenCommandLineTest {
     }
 
     @Test
+    void aFactoryPropertyTheClassLacksNamesTheOptionItCameFrom() {
+        CommandRun result = run("loadgen", "send", "--provider", "connection-factory", "--class",
+                "org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory", "--property", "brokerUrll=" + broker.url());
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo("ferry loadgen send: --property brokerUrll: org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory"
+                + " has no property 'brokerUrll'" + NL);
+    }
+
+    @Test
     void aTransactionSizeOfZeroIsOneLineAndExitCodeTwo() {
         CommandRun result = run("loadgen", "send", "--url", broker.url(), "--transaction-size", "0");
         assertThat(result.exitCode()).isEqualTo(2);

@@ -33,6 +33,8 @@ final class BrokerConnection implements AutoCloseable {
     private static final int PROBE_TIMEOUT_MILLIS = 2_000;
     /** Schemes whose addresses are plain TCP sockets a probe can try. */
     private static final Set<String> PROBED = Set.of("tcp", "amqp", "nio");
+    /** How a connection setting names a factory's bean property. */
+    private static final String PROPERTIES = "properties.";
 
     private final Connection connection;
     private final ConnectionSettings settings;
@@ -49,7 +51,7 @@ final class BrokerConnection implements AutoCloseable {
         try {
             provider = BrokerProviders.onClassPath().checked(settings);
         } catch (InvalidConnectionException e) {
-            throw new IllegalArgumentException("--" + e.setting() + ": " + e.getMessage());
+            throw new IllegalArgumentException(option(e.setting()) + ": " + e.getMessage());
         }
         BrokerUrls.Address probe = probeable(settings);
         if (probe != null) {
@@ -64,6 +66,11 @@ final class BrokerConnection implements AutoCloseable {
         } catch (JMSException | RuntimeException e) {
             throw new LoadException("cannot connect to " + settings.location() + ": " + reason(e, probe), e);
         }
+    }
+
+    /** The command-line option a connection setting comes from: a factory's property x from {@code --property x=...}. */
+    private static String option(String setting) {
+        return setting.startsWith(PROPERTIES) ? "--property " + setting.substring(PROPERTIES.length()) : "--" + setting;
     }
 
     Connection connection() {
