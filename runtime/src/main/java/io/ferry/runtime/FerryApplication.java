@@ -46,7 +46,8 @@ public class FerryApplication {
         application.setLogStartupInfo(false);
         Map<String, Object> defaults = new HashMap<>(ManagementConfiguration.bootProperties(management));
         // Where the management port listens is ferry.management's alone, checked at load (credentials off loopback):
-        // first among the sources, so that no SERVER_ADDRESS or -Dserver.port moves it past that check.
+        // first among the sources, so that no SERVER_ADDRESS or -Dserver.port moves it past that check
+        // (a separate actuator server, which MANAGEMENT_SERVER_PORT would start, is refused at load).
         Map<String, Object> listener = new HashMap<>();
         for (String key : List.of("server.port", "server.address")) {
             listener.put(key, defaults.remove(key));

@@ -1,6 +1,7 @@
 package io.ferry.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
@@ -36,6 +37,7 @@ import io.ferry.broker.testing.TestBroker;
 import io.ferry.profiling.TimingRegistry;
 import io.ferry.runtime.channel.FerryChannels;
 import io.ferry.runtime.config.AdapterConfig;
+import io.ferry.runtime.config.ConfigException;
 import io.ferry.runtime.config.FerryConfigLoader;
 import io.ferry.runtime.management.ManagementClient;
 
@@ -228,11 +230,30 @@ class ManagementTest {
             assertThat(context.getEnvironment().getProperty("server.port", Integer.class)).isZero();
             assertThat(ManagementClient.local(port).get("/actuator/health").statusCode()).isEqualTo(200);
         } finally {
-            if (before == null) {
-                System.clearProperty("server.address");
-            } else {
-                System.setProperty("server.address", before);
-            }
+            restore("server.address", before);
+        }
+    }
+
+    /** An actuator server of its own would have none of the port's filters: refused, as the file's keys for it are. */
+    @Test
+    void aSeparateActuatorServerFromASystemPropertyIsRefused() throws Exception {
+        Path config = config(local, remote).channel(channel("separate", "in", "out")).write(dir.resolve("ferry.yml"));
+        String before = System.setProperty("management.server.port", "0");
+        try {
+            assertThatThrownBy(() -> new FerryConfigLoader().load(config)).isInstanceOf(ConfigException.class)
+                    .hasMessage(config + ": management.server.port (set in the environment or a system property): not read: the management"
+                            + " port is set by ferry.management.port and ferry.management.address, which a non-loopback address needs"
+                            + " credentials for");
+        } finally {
+            restore("management.server.port", before);
+        }
+    }
+
+    private static void restore(String key, String value) {
+        if (value == null) {
+            System.clearProperty(key);
+        } else {
+            System.setProperty(key, value);
         }
     }
 

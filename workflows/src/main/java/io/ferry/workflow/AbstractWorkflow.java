@@ -116,12 +116,14 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
             try {
                 service.apply(message);
                 event.addMarker(service.stage(), true);
-            } catch (ServiceException | RuntimeException | StackOverflowError | LinkageError | AssertionError e) {
-                // Errors a service's own code or input causes (deep recursion, a class missing from its jar, an assert) are
-                // the message's rejection too, so the error queue takes it; the JVM's own troubles (out of memory) are not.
+            } catch (ServiceException | RuntimeException | StackOverflowError | AssertionError e) {
+                // Errors one message can cause in a service (deep recursion, an assert) are its rejection too, so the error queue
+                // takes it. Not a class missing from the service's jar, nor the JVM's own troubles (out of memory): every message
+                // would fail alike, and the worker stops rather than move the whole queue to the error queue.
                 event.addMarker(service.stage(), false);
                 sendMessageLifecycleEvent(event);
-                throw new MessageRejectedException(service.stage(), "rejected by " + service.stage() + ": " + e.getMessage(), e);
+                throw new MessageRejectedException(service.stage(), "rejected by " + service.stage() + ": "
+                        + (e.getMessage() != null ? e.getMessage() : e.toString()), e);
             }
         }
         producer.produce(message);

@@ -146,8 +146,8 @@ final class Worker implements Runnable {
             }
         } catch (RuntimeException | Error e) {
             // Nothing is lost (the sessions close below, and the batch goes back to the source), but the channel stops moving.
+            // Said here, once: the thread then ends.
             LOG.error("{}: worker stopped by {}", name, e.toString(), e);
-            throw e;
         } finally {
             closeEnds();
             stopped.countDown();

@@ -21,14 +21,22 @@ final class DeliveryAttempts {
         }
     };
 
+    /**
+     * Messages without an id, counted together: such a message is refused at every try (it cannot be carried), and one
+     * count for them all still ends each one's tries, where a broker counting no redeliveries would have them tried for ever.
+     */
+    private int withoutId;
+
     /** Counts another attempt of the message and answers how many there were. */
     synchronized int another(String messageId) {
-        return messageId == null ? 1 : byMessageId.merge(messageId, 1, Integer::sum);
+        return messageId == null ? ++withoutId : byMessageId.merge(messageId, 1, Integer::sum);
     }
 
     /** The message left the source: its count goes. */
     synchronized void forget(String messageId) {
-        if (messageId != null) {
+        if (messageId == null) {
+            withoutId = 0;
+        } else {
             byMessageId.remove(messageId);
         }
     }

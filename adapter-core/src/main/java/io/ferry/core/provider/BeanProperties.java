@@ -35,11 +35,30 @@ public final class BeanProperties {
                 setter.invoke(bean, value);
             } catch (InvocationTargetException e) {
                 Throwable cause = e.getCause() == null ? e : e.getCause();
-                throw new InvalidConnectionException(key, "'" + property.getValue() + "' refused: " + String.valueOf(cause.getMessage()).strip(), cause);
+                throw new InvalidConnectionException(key, "'" + shown(property.getKey(), property.getValue()) + "' refused: "
+                        + why(property.getKey(), property.getValue(), cause), cause);
             } catch (IllegalAccessException e) {
                 throw new InvalidConnectionException(key, "cannot be set: " + e.getMessage(), e);
             }
         }
+    }
+
+    /** A value as it may be shown: a password's never, a URL's with its passwords masked. */
+    private static String shown(String property, String value) {
+        return isPassword(property) ? "****" : BrokerUrls.masked(value);
+    }
+
+    /** The setter's reason, which may quote the value: a password's left out of it, a URL's passwords masked. */
+    private static String why(String property, String value, Throwable refusal) {
+        String why = String.valueOf(refusal.getMessage()).strip();
+        if (isPassword(property) && !value.isEmpty()) {
+            why = why.replace(value, "****");
+        }
+        return BrokerUrls.masked(why);
+    }
+
+    private static boolean isPassword(String property) {
+        return property.toLowerCase(Locale.ROOT).contains("password");
     }
 
     /** Checks every property against the class without setting any: a setter exists and the value is of its type. */

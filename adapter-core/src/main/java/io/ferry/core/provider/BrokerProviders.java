@@ -60,7 +60,7 @@ public final class BrokerProviders {
             throw e;
         } catch (Exception e) {
             throw new InvalidConnectionException(settings.url() != null ? "url" : "class", "the " + provider.name()
-                    + " client refuses these settings: " + e, e);
+                    + " client refuses these settings: " + BrokerUrls.masked(e.toString()), e);
         }
         return provider;
     }

@@ -21,10 +21,13 @@ public final class BrokerUrls {
 
     private static final Pattern ADDRESS = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*)://([^/?,;()&\\s]*)");
     private static final Pattern OPTION = Pattern.compile("[?&;]([^=&;?,()]+)=([^&;,()]*)");
-    /** An option whose name holds "password" (trustStorePassword=..., password=...): its value is never shown. */
-    private static final Pattern PASSWORD_OPTION = Pattern.compile("(?i)([^=&;?,()]*password=)[^;&,()]*");
-    /** The password of user information in an address ({@code amqp://user:secret@host}). */
-    private static final Pattern USER_PASSWORD = Pattern.compile("(://[^/?,;()&@\\s:]*:)[^/?,;()&@\\s]*@");
+    /**
+     * An option whose name holds "password" (trustStorePassword=..., password=...): its value is never shown, up to the next
+     * option (a comma or parenthesis may be part of it, so the rest of a list of brokers may be hidden too).
+     */
+    private static final Pattern PASSWORD_OPTION = Pattern.compile("(?i)([^=&;?,()]*password=)[^;&]*");
+    /** The password of user information in an address ({@code amqp://user:secret@host}), up to the last {@code @} (it may hold one). */
+    private static final Pattern USER_PASSWORD = Pattern.compile("(://[^/?,;()&@\\s:]*:)[^/?,;()&\\s]*@");
 
     private BrokerUrls() {
     }

@@ -63,7 +63,10 @@ class BrokerUrlsTest {
         assertThat(BrokerUrls.masked("tcp://h:61617?sslEnabled=true;trustStorePassword=s3cret;keyStorePassword=k&x=1"))
                 .isEqualTo("tcp://h:61617?sslEnabled=true;trustStorePassword=****;keyStorePassword=****&x=1");
         assertThat(BrokerUrls.masked("amqp://app:s3cret@rabbit:5672/%2f")).isEqualTo("amqp://app:****@rabbit:5672/%2f");
-        assertThat(BrokerUrls.masked("(tcp://a:1?password=p,tcp://b:2)?ha=true")).isEqualTo("(tcp://a:1?password=****,tcp://b:2)?ha=true");
+        assertThat(BrokerUrls.masked("amqp://app:p@ss@rabbit:5672/%2f")).isEqualTo("amqp://app:****@rabbit:5672/%2f");
+        assertThat(BrokerUrls.masked("tcp://h:1?trustStorePassword=ab,cd)e;x=1")).isEqualTo("tcp://h:1?trustStorePassword=****;x=1");
+        // A password inside a list of brokers hides the rest of the list: better too much than a part of it.
+        assertThat(BrokerUrls.masked("(tcp://a:1?password=p,tcp://b:2)?ha=true")).isEqualTo("(tcp://a:1?password=****");
         assertThat(BrokerUrls.masked("amqp://app@rabbit:5672")).isEqualTo("amqp://app@rabbit:5672");
         assertThat(new ConnectionSettings("remote", "rabbitmq", "amqp://app:s3cret@rabbit:5672", null, null, null, Map.of(), true).location())
                 .isEqualTo("amqp://app:****@rabbit:5672");

@@ -191,6 +191,14 @@ public final class FerryConfigLoader {
         if (!ferrySection) {
             throw new ConfigException(file, List.of("no 'ferry:' section"));
         }
+        StandardEnvironment outsideTheFile = new StandardEnvironment(); // system properties and environment variables only
+        for (String separateServer : List.of("management.server.port", "management.server.address")) {
+            if (outsideTheFile.containsProperty(separateServer)) {
+                // An actuator server of its own has none of the management port's filters: no credentials asked.
+                problems.add(separateServer + " (set in the environment or a system property): not read: the management port is set by"
+                        + " ferry.management.port and ferry.management.address, which a non-loopback address needs credentials for");
+            }
+        }
         Map<String, Object> standIns = new HashMap<>();
         Set<String> unknown = new LinkedHashSet<>();
         Set<String> sectionsWithValues = new HashSet<>();
