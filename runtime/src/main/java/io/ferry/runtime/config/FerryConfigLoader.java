@@ -58,6 +58,9 @@ public final class FerryConfigLoader {
     private static final Set<String> SPRING_SECTIONS = Set.of("spring", "server", "management");
     /** Read by nobody: logback keeps its logback.xml. Refused rather than silently ignored. */
     private static final String LOGGING = "logging";
+    /** Why a Spring Boot key that would move the management port is refused, after its name. */
+    private static final String MANAGEMENT_LISTENER_NOT_READ = ": not read: the management port is set by ferry.management.port and"
+            + " ferry.management.address, which a non-loopback address needs credentials for";
     /** A duration written without a unit, other than 0. */
     private static final Pattern BARE_NUMBER = Pattern.compile("[+-]?0*[1-9]\\d*");
     private static final ConversionService CONVERSION = ApplicationConversionService.getSharedInstance();
@@ -195,8 +198,7 @@ public final class FerryConfigLoader {
         for (String separateServer : List.of("management.server.port", "management.server.address")) {
             if (outsideTheFile.containsProperty(separateServer)) {
                 // An actuator server of its own has none of the management port's filters: no credentials asked.
-                problems.add(separateServer + " (set in the environment or a system property): not read: the management port is set by"
-                        + " ferry.management.port and ferry.management.address, which a non-loopback address needs credentials for");
+                problems.add(separateServer + " (set in the environment or a system property)" + MANAGEMENT_LISTENER_NOT_READ);
             }
         }
         Map<String, Object> standIns = new HashMap<>();
@@ -212,8 +214,7 @@ public final class FerryConfigLoader {
                 String root = name.split("[.\\[]", 2)[0];
                 if (SPRING_SECTIONS.contains(root)) {
                     if (setsManagementListener(name)) {
-                        problems.add(name + ": not read: the management port is set by ferry.management.port and ferry.management.address,"
-                                + " which a non-loopback address needs credentials for");
+                        problems.add(name + MANAGEMENT_LISTENER_NOT_READ);
                     }
                     continue;
                 }
