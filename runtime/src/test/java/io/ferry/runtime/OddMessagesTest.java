@@ -218,6 +218,7 @@ class OddMessagesTest {
         properties.put("infiniteDouble", Double.NEGATIVE_INFINITY);
         properties.put("emptyString", "");
         properties.put("longString", "x".repeat(70_000));
+        properties.put("nullValue", null);
         return properties;
     }
 

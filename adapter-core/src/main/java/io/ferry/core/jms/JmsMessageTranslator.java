@@ -13,6 +13,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
 import jakarta.jms.MessageEOFException;
+import jakarta.jms.MessageFormatException;
 import jakarta.jms.ObjectMessage;
 import jakarta.jms.Session;
 import jakarta.jms.StreamMessage;
@@ -143,12 +144,16 @@ public final class JmsMessageTranslator {
 
     /**
      * Sets every property of the message on the JMS message. A name or value the target's client refuses
-     * fails here, naming the property.
+     * fails here, naming the property; so does a null value the client drops as it is set (RabbitMQ's), which
+     * would otherwise arrive as no property at all.
      */
     public void copyProperties(FerryMessage message, Message jms) throws JMSException {
         for (Map.Entry<String, Object> entry : message.metadata().entrySet()) {
             try {
                 jms.setObjectProperty(entry.getKey(), entry.getValue());
+                if (entry.getValue() == null && !jms.propertyExists(entry.getKey())) {
+                    throw new MessageFormatException("the target's client drops a property whose value is null");
+                }
             } catch (JMSException | RuntimeException e) {
                 JMSException refused = new JMSException("property '" + entry.getKey() + "' ("
                         + (entry.getValue() == null ? "null" : entry.getValue().getClass().getSimpleName()) + "): " + Failures.message(e));
