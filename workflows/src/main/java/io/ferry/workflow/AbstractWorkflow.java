@@ -34,6 +34,8 @@ import io.ferry.profiling.ProfiledComponent;
 public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
 
     private static final Logger LOG = LoggerFactory.getLogger(AbstractWorkflow.class);
+    /** How long a stop waits for a worker interrupted past the drain timeout (closing its sessions) to end. */
+    private static final Duration INTERRUPTED_WORKER_GRACE = Duration.ofSeconds(5);
 
     private final WorkflowSettings settings;
     private final List<ProfiledService> services;
@@ -163,6 +165,11 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
                 LOG.warn("workflow {} did not finish its batch within {}; its unacknowledged messages return to the source",
                         id(), drainTimeout);
                 thread.interrupt();
+                // Its services and pool close next: not under a worker still using them.
+                if (!worker.awaitStopped(INTERRUPTED_WORKER_GRACE)) {
+                    LOG.warn("workflow {}: its worker did not end within {} of being interrupted; its services close while it runs",
+                            id(), INTERRUPTED_WORKER_GRACE);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,12 +1,18 @@
 package io.ferry.workflow;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.ferry.api.FerryMessage;
 import io.ferry.core.LifecycleStages;
@@ -25,6 +31,10 @@ import io.ferry.core.Producer;
  * a hand-off.
  */
 final class HandlerPool implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HandlerPool.class);
+    /** How long a batch abandoned by a stop waits for its helpers, interrupted, to let go of the worker's producer. */
+    private static final Duration HELPERS_GRACE = Duration.ofSeconds(5);
 
     private final int size;
     /** {@code size - 1} threads; the worker's own thread is the last one. */
@@ -68,9 +78,13 @@ final class HandlerPool implements AutoCloseable {
         try {
             work.helpersDone.await();
         } catch (InterruptedException e) {
-            // Stopping took longer than the drain timeout: the batch is not committed and returns to the source.
+            // Stopping took longer than the drain timeout: the batch is not committed and returns to the source. Its helpers
+            // are stopped and waited for first, so that none still sends on the worker's session as it closes.
+            MessageRejectedException interrupted = new MessageRejectedException(LifecycleStages.WORKFLOW,
+                    "interrupted while its batch was being handled", e);
+            work.abandon(interrupted);
             Thread.currentThread().interrupt();
-            throw new MessageRejectedException(LifecycleStages.WORKFLOW, "interrupted while its batch was being handled", e);
+            throw interrupted;
         }
         work.rethrowFailure();
     }
@@ -95,6 +109,7 @@ final class HandlerPool implements AutoCloseable {
         private final CountDownLatch helpersDone;
         /** The first failure; later ones are dropped. */
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private final Set<Thread> helperThreads = ConcurrentHashMap.newKeySet();
 
         Batch(List<FerryMessage> messages, Producer producer, MessageHandler handler, int helping) {
             this.messages = messages;
@@ -105,11 +120,26 @@ final class HandlerPool implements AutoCloseable {
 
         void help() {
             busyHelpers.incrementAndGet();
+            helperThreads.add(Thread.currentThread());
             try {
                 drain();
             } finally {
+                helperThreads.remove(Thread.currentThread());
                 busyHelpers.decrementAndGet();
                 helpersDone.countDown();
+            }
+        }
+
+        /** No further message is taken; the helpers still handling one are interrupted and waited for (a while). */
+        void abandon(MessageRejectedException reason) {
+            failure.compareAndSet(null, reason);
+            helperThreads.forEach(Thread::interrupt);
+            try {
+                if (!helpersDone.await(HELPERS_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                    LOG.warn("{} thread(s) of the pool still handle a message {} after being interrupted", helpersDone.getCount(), HELPERS_GRACE);
+                }
+            } catch (InterruptedException again) {
+                Thread.currentThread().interrupt();
             }
         }
 

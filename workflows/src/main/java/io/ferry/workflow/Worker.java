@@ -381,6 +381,12 @@ final class Worker implements Runnable {
         if (consumer == null) {
             return;
         }
+        if (stopRequested.getCount() == 0) {
+            // A service interrupted by a stop past the drain timeout says nothing of the message: the batch goes back to the
+            // source as the sessions close, not to the error destination, even on its last attempt.
+            LOG.debug("{}: batch rejected while stopping, left on the source: {}", name, e.getMessage());
+            return;
+        }
         int attempt = consumer.lastDeliveryAttempt();
         try {
             if (!rejected.alone()) {

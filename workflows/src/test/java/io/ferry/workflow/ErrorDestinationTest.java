@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Phaser;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import jakarta.jms.BytesMessage;
@@ -106,6 +108,51 @@ class ErrorDestinationTest {
             assertThat(TimingRegistry.global().cumulative().tag("Service(poison-check)").count())
                     .isEqualTo(count - poison.size() + (long) poison.size() * WorkflowSettings.DEFAULT_MAX_ATTEMPTS);
         }
+    }
+
+    /**
+     * A stop that outlasts the drain timeout interrupts the services still at work: that is no rejection of their messages.
+     * On their last attempt (here the only one) they go back to the source, not to the error destination, and the stop
+     * returns once every service let go of them (the pool's threads too).
+     */
+    @Test
+    void servicesInterruptedByAStopPastTheDrainTimeoutLeaveTheirMessagesOnTheSource() throws Exception {
+        WorkflowSettings settings = WorkflowSettings.of("slow", "slow").withSendEvents(false).withMaxAttempts(1);
+        stoppedWhileHandling(1, handling -> new StandardWorkflow(settings, List.of(slow(handling)), bridge.endpoints(), null));
+        // Most often one batch of all four, the pool's three threads holding one each besides the worker; a first batch of one
+        // (the others not yet in the client's buffer) holds the worker alone: the messages must stay on the source either way.
+        stoppedWhileHandling(4, handling -> new PoolingWorkflow(settings, 4, List.of(slow(handling)), bridge.endpoints(), null));
+    }
+
+    /** Sends {@code count} messages, stops the workflow once its service holds one, and checks they all stayed on the source. */
+    private void stoppedWhileHandling(int count, Function<Phaser, AbstractWorkflow> workflow) throws Exception {
+        bridge.sendNumbered(count, seq -> Map.of());
+        Phaser handling = new Phaser(1);
+        AbstractWorkflow started = workflow.apply(handling);
+        started.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> handling.getRegisteredParties() > 1);
+        started.stop(Duration.ofMillis(200));
+        assertThat(handling.getRegisteredParties() - 1).as("services still holding a message once the stop returned").isZero();
+        await().atMost(Duration.ofSeconds(30)).until(() -> bridge.local.messageCount(IN) + bridge.local.messageCount(ERRORS) >= count);
+        assertThat(bridge.local.messageCount(ERRORS)).as("moved to the error destination").isZero();
+        assertThat(bridge.local.messageCount(IN)).as("back on the source").isEqualTo(count);
+        assertThat(bridge.remote.messageCount(OUT)).as("on the target").isZero();
+        assertThat(BridgeFixture.sequences(bridge.drain(bridge.local, IN))).isEqualTo(BridgeFixture.range(0, count));
+    }
+
+    /** Holds each message until interrupted; {@code handling} has one party per message held. */
+    private static Service slow(Phaser handling) {
+        return BridgeFixture.service("slow", message -> {
+            handling.register();
+            try {
+                Thread.sleep(Duration.ofMinutes(5).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ServiceException("interrupted while handling message " + message.id());
+            } finally {
+                handling.arriveAndDeregister();
+            }
+        });
     }
 
     /**
