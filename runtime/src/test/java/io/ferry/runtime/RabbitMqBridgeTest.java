@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -11,12 +12,15 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 
+import jakarta.jms.BytesMessage;
+import jakarta.jms.DeliveryMode;
 import jakarta.jms.Destination;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
 import jakarta.jms.Topic;
 
 import org.junit.jupiter.api.AfterEach;
@@ -24,13 +28,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 
 import ch.qos.logback.classic.Level;
 import io.ferry.broker.testing.TestBroker;
 import io.ferry.core.jms.DestinationRefusal;
+import io.ferry.core.jms.ErrorProperties;
 import io.ferry.core.jms.SharedConnection;
+import io.ferry.core.provider.BridgeProperties;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.provider.testing.ProviderClient;
 import io.ferry.runtime.channel.FerryChannel;
@@ -61,10 +68,11 @@ class RabbitMqBridgeTest {
     private final String in = "ferry-test-in-" + suffix;
     private final String out = "ferry-test-out-" + suffix;
     private final String replies = "ferry-test-replies-" + suffix;
+    private final String errors = "ferry-test-errors-" + suffix;
 
     @AfterEach
     void deleteQueues() throws Exception {
-        RabbitMqTestServer.deleteQueues(List.of(in, out, replies));
+        RabbitMqTestServer.deleteQueues(List.of(in, out, replies, errors));
     }
 
     @Test
@@ -117,6 +125,93 @@ class RabbitMqBridgeTest {
         }
         assertThat(arrived).containsExactly(Map.entry(0, "queue://" + replies), Map.entry(1, "topic://notifications"),
                 Map.entry(2, "null"), Map.entry(3, "null"));
+    }
+
+    /**
+     * Another AMQP 0-9-1 client's messages among the JMS client's own in the source queue, which that client cannot read:
+     * each is read in the clear and bridged in its place (body as bytes, message-id as the source id, headers as string
+     * properties); one without a message-id goes to the error queue with the reason. The connection is never taken for
+     * lost, and every JMS message arrives once.
+     */
+    @Test
+    void messagesAnotherClientPublishedAreBridgedInTheClear() throws Exception {
+        ConnectionSettings source = RabbitMqTestServer.settings("local");
+        int jmsMessages = 30;
+        List<Integer> plain = List.of(0, 4, 14, 24, 29);
+        try (ProviderClient sender = new ProviderClient(source);
+             Connection amqp = RabbitMqTestServer.amqp091().newConnection();
+             Channel channel = amqp.createChannel()) {
+            Session session = sender.session();
+            MessageProducer producer = session.createProducer(session.createQueue(in)); // declares the queue
+            for (int id = 0; id < jmsMessages; id++) {
+                if (plain.contains(id)) {
+                    channel.basicPublish("", in, new AMQP.BasicProperties.Builder().messageId("plain-" + id).deliveryMode(2)
+                            .priority(id == 14 ? 7 : null).correlationId(id == 14 ? "request-14" : null)
+                            .headers(Map.of("label", "plain " + id, "n", id)).build(), ("plain body " + id).getBytes(StandardCharsets.UTF_8));
+                }
+                if (id == 20) {
+                    channel.basicPublish("", in, new AMQP.BasicProperties.Builder().deliveryMode(2).build(),
+                            "no message-id".getBytes(StandardCharsets.UTF_8));
+                }
+                Message message = session.createTextMessage("jms " + id);
+                message.setIntProperty(ProviderClient.ID, id);
+                producer.send(message);
+                session.commit();
+            }
+        }
+        try (TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"));
+             CapturedLog connections = CapturedLog.of(SharedConnection.class)) {
+            ConnectionSettings target = CrossVendorBridgeTest.artemis("remote", artemis.url());
+            AdapterConfig config = AdapterConfig.empty().connection(source.name(), CrossVendorBridgeTest.yaml(source))
+                    .connection(target.name(), CrossVendorBridgeTest.yaml(target))
+                    .channel(AdapterConfig.Channel.of("mixed").consume(source.name(), "queue", in).produce(target.name(), "queue", "out")
+                            .set("error-queue", errors).workflow("send-events", false));
+            Map<String, Message> arrived = new TreeMap<>();
+            int expected = jmsMessages + plain.size();
+            try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml());
+                 ProviderClient receiver = new ProviderClient(target)) {
+                await().atMost(DEADLINE).until(() -> artemis.messageCount("out") >= expected && messageCount(errors) >= 1);
+                Session session = receiver.session();
+                try (MessageConsumer consumer = session.createConsumer(session.createQueue("out"))) {
+                    Message message;
+                    while ((message = consumer.receive(1_000)) != null) {
+                        String key = message.propertyExists(ProviderClient.ID) ? "jms " + message.getIntProperty(ProviderClient.ID)
+                                : message.getStringProperty(BridgeProperties.SOURCE_MESSAGE_ID);
+                        assertThat(arrived.put(key, message)).as("a second copy of %s", key).isNull();
+                    }
+                    session.commit();
+                }
+                assertThat(messageCount(in)).as("left on the source").isZero();
+            }
+            assertThat(arrived).hasSize(expected);
+            for (int id = 0; id < jmsMessages; id++) {
+                assertThat(((TextMessage) arrived.get("jms " + id)).getText()).isEqualTo("jms " + id);
+            }
+            for (int id : plain) {
+                Message message = arrived.get("plain-" + id);
+                assertThat(message).as("plain-%d", id).isInstanceOf(BytesMessage.class);
+                byte[] body = new byte[(int) ((BytesMessage) message).getBodyLength()];
+                ((BytesMessage) message).readBytes(body);
+                assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo("plain body " + id);
+                assertThat(message.getStringProperty("label")).isEqualTo("plain " + id);
+                assertThat(message.getObjectProperty("n")).as("a header read in the clear is a string").isEqualTo(String.valueOf(id));
+                assertThat(message.getJMSDeliveryMode()).isEqualTo(DeliveryMode.PERSISTENT);
+                assertThat(message.getJMSType()).as("the JMS client's note of the body it made is not carried").isNull();
+                assertThat(message.getJMSPriority()).as("priority").isEqualTo(id == 14 ? 7 : Message.DEFAULT_PRIORITY);
+                assertThat(message.getJMSCorrelationID()).as("correlation id").isEqualTo(id == 14 ? "request-14" : null);
+            }
+            assertThat(connections.lines(Level.WARN)).as("connection warnings (a lost connection, a reconnect)").isEmpty();
+        }
+        try (ProviderClient reader = new ProviderClient(source)) {
+            Session session = reader.session();
+            try (MessageConsumer consumer = session.createConsumer(session.createQueue(errors))) {
+                Message rejected = consumer.receive(DEADLINE.toMillis());
+                assertThat(rejected).isInstanceOf(BytesMessage.class);
+                assertThat(rejected.getStringProperty(ErrorProperties.MESSAGE)).startsWith("the message has no JMSMessageID");
+                assertThat(consumer.receive(1_000)).as("a second message in the error queue").isNull();
+                session.commit();
+            }
+        }
     }
 
     @Test

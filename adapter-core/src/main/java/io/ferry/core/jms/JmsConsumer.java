@@ -84,18 +84,47 @@ public final class JmsConsumer implements Consumer {
 
     @Override
     public FerryMessage receive(long timeoutMillis) throws ConsumeException, UntranslatableMessageException {
+        Message message;
         try {
-            return translate(consumer.receive(timeoutMillis));
+            message = consumer.receive(timeoutMillis);
         } catch (JMSException | RuntimeException e) {
-            throw failed("receive", e);
+            message = readOtherwise(e);
         }
+        return translate(message);
     }
 
     @Override
     public FerryMessage receiveNow() throws ConsumeException, UntranslatableMessageException {
+        Message message;
         try {
             // With its buffer empty, a client may ask the broker for a message (a round trip).
-            return translate(consumer.receiveNoWait());
+            message = consumer.receiveNoWait();
+        } catch (JMSException | RuntimeException e) {
+            message = readOtherwise(e);
+        }
+        return translate(message);
+    }
+
+    /**
+     * A message the client received but cannot read, read the provider's other way (RabbitMQ: one a client other than its
+     * JMS client published): alone in its transaction only, so that handing it back hands back nothing else. Met within a
+     * batch, it rejects the batch, whose messages are then taken one at a time (and this one alone); null: none to read yet.
+     */
+    private Message readOtherwise(Exception failure) throws ConsumeException, UntranslatableMessageException {
+        if (source.topic() || connection.lost(generation) || !connection.provider().readsOtherwise(failure)) {
+            throw failed("receive", failure);
+        }
+        if (lastReceived != null) {
+            throw new UntranslatableMessageException("the source's client cannot read the message after this one, to be read"
+                    + " another way alone: " + Failures.message(failure), failure);
+        }
+        try {
+            handBack();
+            Message other = connection.provider().readOtherwise(session, source.name());
+            if (other == null) {
+                handBack();
+            }
+            return other;
         } catch (JMSException | RuntimeException e) {
             throw failed("receive", e);
         }
@@ -111,17 +140,21 @@ public final class JmsConsumer implements Consumer {
         return connection.lost(generation);
     }
 
-    private FerryMessage translate(Message message) throws UntranslatableMessageException {
+    private FerryMessage translate(Message message) throws ConsumeException, UntranslatableMessageException {
         if (message == null) {
             return null;
         }
         lastReceived = message;
-        FerryMessage received = leaveUnread ? unread(message) : null;
-        if (received == null) {
-            received = translator.fromJms(message, connection.provider());
+        try {
+            FerryMessage received = leaveUnread ? unread(message) : null;
+            if (received == null) {
+                received = translator.fromJms(message, connection.provider());
+            }
+            received.setRedelivered(redelivered(message));
+            return received;
+        } catch (RuntimeException e) {
+            throw failed("receive", e);
         }
-        received.setRedelivered(redelivered(message));
-        return received;
     }
 
     /** Whether the source says it handed the message out before; no, where it cannot say (the safe side: it is sent again). */
@@ -174,14 +207,19 @@ public final class JmsConsumer implements Consumer {
     @Override
     public void recover() throws ConsumeException {
         try {
-            if (transacted) {
-                session.rollback();
-            } else {
-                session.recover();
-            }
+            handBack();
             lastReceived = null;
         } catch (JMSException | RuntimeException e) {
             throw failed("recover", e);
+        }
+    }
+
+    /** Gives the source back every message received since the last acknowledgement. */
+    private void handBack() throws JMSException {
+        if (transacted) {
+            session.rollback();
+        } else {
+            session.recover();
         }
     }
 

@@ -167,7 +167,7 @@ public final class JmsMessageTranslator {
         String id = jms.getJMSMessageID();
         if (id == null) {
             // Copies are recognised by the source's id (the target's duplicate id, ferrySourceMessageId): without one no promise holds.
-            throw new UntranslatableMessageException("the message has no JMSMessageID (its sender turned message ids off):"
+            throw new UntranslatableMessageException("the message has no JMSMessageID (its sender set none, or turned message ids off):"
                     + " the bridge recognises copies by it", null);
         }
         if (jms instanceof BytesMessage bytes) {

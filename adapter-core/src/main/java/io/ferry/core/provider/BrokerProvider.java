@@ -156,6 +156,22 @@ public interface BrokerProvider {
         return null;
     }
 
+    /**
+     * Whether the client failed to read a message it received (rather than lost its connection), one that
+     * {@link #readOtherwise} can read: RabbitMQ's client reads a queue's messages in its own format only.
+     */
+    default boolean readsOtherwise(Throwable failure) {
+        return false;
+    }
+
+    /**
+     * The first message of the queue, read the provider's other way, once the one its client could not read was handed
+     * back; null when none is there or the first is one its client reads (the caller hands it back again).
+     */
+    default Message readOtherwise(Session session, String queue) throws JMSException {
+        return null;
+    }
+
     /** Sets up a session the adapter opened on this connection, before anything is created through it. */
     default void sessionOpened(ConnectionSettings settings, Session session) throws JMSException {
     }

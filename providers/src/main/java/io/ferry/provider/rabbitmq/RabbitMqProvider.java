@@ -1,8 +1,11 @@
 package io.ferry.provider.rabbitmq;
 
+import java.io.StreamCorruptedException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +15,12 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import jakarta.jms.BytesMessage;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 
 import com.rabbitmq.client.AMQP;
@@ -22,6 +28,7 @@ import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.jms.admin.RMQConnectionFactory;
 import com.rabbitmq.jms.admin.RMQDestination;
 import com.rabbitmq.jms.client.RMQSession;
+import com.rabbitmq.jms.util.RMQJMSException;
 
 import io.ferry.api.FerryMessage;
 import io.ferry.core.provider.BeanProperties;
@@ -38,7 +45,8 @@ import io.ferry.core.provider.TlsProblems;
  * RabbitMQ over AMQP 0-9-1, through the RabbitMQ JMS client: {@code amqp://host:5672/vhost} (the
  * virtual host URL-encoded, {@code %2f} for {@code /}; none given: {@code /}), {@code amqps://} for TLS
  * with the JVM's trust store. Its queues and topics are the JMS client's own (a queue named {@code in}
- * is the durable queue {@code in}); messages sent by other AMQP 0-9-1 clients are not JMS messages.
+ * is the durable queue {@code in}). A message another AMQP 0-9-1 client published to a source queue, which the JMS
+ * client cannot read, is read in the clear ({@link #readOtherwise}).
  *
  * <p>Two options of RabbitMQ's URI form are read from the query, with defaults of Ferry's: {@code heartbeat}
  * ({@value #HEARTBEAT_SECONDS} s; the client's own asks for 60 s) and {@code connection_timeout}
@@ -55,6 +63,12 @@ public final class RabbitMqProvider implements BrokerProvider {
     public static final String NAME = "rabbitmq";
     private static final Set<String> SCHEMES = Set.of("amqp", "amqps");
     private static final String EXAMPLE = "amqp://127.0.0.1:5672/%2f";
+    /** How long a read in the clear waits for the message just handed back to be the queue's first again. */
+    private static final Duration HANDED_BACK_WAIT = Duration.ofSeconds(1);
+    /** The JMSType the client gives a message read in the clear, after the body it made of it. */
+    private static final Set<String> JMS_CLIENT_BODY_TYPES = Set.of("BytesMessage", "TextMessage");
+    /** How a Java object stream starts, as the client's own messages do. */
+    private static final byte[] OBJECT_STREAM_MAGIC = {(byte) 0xAC, (byte) 0xED, 0x00, 0x05};
     private static final int AMQP_PORT = 5672;
     private static final int AMQPS_PORT = 5671;
     /**
@@ -214,6 +228,50 @@ public final class RabbitMqProvider implements BrokerProvider {
     @Override
     public String explain(ConnectionSettings settings, JMSException failure) {
         return TlsProblems.explain(failure);
+    }
+
+    /**
+     * The client reads a queue's messages in its own format only (a Java object stream it wrote); the body of a message
+     * another client published fails as a corrupt stream.
+     */
+    @Override
+    public boolean readsOtherwise(Throwable failure) {
+        return failure instanceof RMQJMSException && Failures.causedBy(failure, StreamCorruptedException.class);
+    }
+
+    /**
+     * Reads the queue's first message "in the clear", through a destination marked amqp, as the client reads a queue fed by
+     * other AMQP 0-9-1 clients: the body as bytes (as text where a {@code JMSType} header says {@code TextMessage}), the
+     * message-id as JMSMessageID, each header as a string property. A message the client wrote itself is left to it.
+     */
+    @Override
+    public Message readOtherwise(Session session, String queue) throws JMSException {
+        try (MessageConsumer clear = session.createConsumer(new RMQDestination(queue, null, null, queue))) {
+            Message message = clear.receive(HANDED_BACK_WAIT.toMillis());
+            if (message == null || writtenByTheJmsClient(message)) {
+                return null;
+            }
+            String type = message.getJMSType();
+            if (type != null && JMS_CLIENT_BODY_TYPES.contains(type)) {
+                message.setJMSType(null); // the client's note of the body it made, not the publisher's type
+            }
+            try {
+                message.getJMSPriority();
+            } catch (NumberFormatException none) {
+                message.setJMSPriority(Message.DEFAULT_PRIORITY); // the client fails to read a priority the publisher left out
+            }
+            return message;
+        }
+    }
+
+    private static boolean writtenByTheJmsClient(Message message) throws JMSException {
+        if (!(message instanceof BytesMessage bytes) || bytes.getBodyLength() < OBJECT_STREAM_MAGIC.length) {
+            return false;
+        }
+        byte[] head = new byte[OBJECT_STREAM_MAGIC.length];
+        bytes.readBytes(head);
+        bytes.reset();
+        return Arrays.equals(head, OBJECT_STREAM_MAGIC);
     }
 
     /** The client's one destination class is a queue, a topic and a temporary one at once: it says which it is. */

@@ -3,6 +3,8 @@ package io.ferry.provider.rabbitmq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.io.StreamCorruptedException;
 import java.util.Map;
 
 import jakarta.jms.JMSException;
@@ -15,6 +17,7 @@ import com.rabbitmq.client.AlreadyClosedException;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.MissedHeartbeatException;
 import com.rabbitmq.client.ShutdownSignalException;
+import com.rabbitmq.jms.util.RMQJMSException;
 
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.provider.InvalidConnectionException;
@@ -39,6 +42,19 @@ class RabbitMqProviderTest {
         assertRefused("amqp://127.0.0.1:5672/%2f?heartbeat", "heartbeat '' is not a whole number");
         assertRefused("amqp://127.0.0.1:5672/%2f?nosuch", "option 'nosuch' is not one of");
         assertRefused("amqp://127.0.0.1:5672/%2f?connection_timeout=-1", "connection_timeout '-1' is not a whole number (0: no bound)");
+    }
+
+    /**
+     * Only a body the client fails to read as its own format (a corrupt object stream) is read another way; a failure of the
+     * connection or of the channel stays one.
+     */
+    @Test
+    void onlyABodyNotInTheClientsFormatIsReadInTheClear() {
+        assertThat(provider.readsOtherwise(new RMQJMSException(new StreamCorruptedException("invalid stream header: 706C6169")))).isTrue();
+        assertThat(provider.readsOtherwise(new RMQJMSException(new IOException("connection reset")))).isFalse();
+        assertThat(provider.readsOtherwise(new RMQJMSException(new AlreadyClosedException(
+                new ShutdownSignalException(true, false, null, null))))).isFalse();
+        assertThat(provider.readsOtherwise(new JMSException("invalid stream header"))).isFalse();
     }
 
     /** A silent broker fails the connection within seconds, and a connect gives up as soon, unless the URL says otherwise. */
