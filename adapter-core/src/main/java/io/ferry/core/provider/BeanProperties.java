@@ -84,6 +84,11 @@ public final class BeanProperties {
         return true;
     }
 
+    /** Checks that a value written under {@code setting} is of the type given (a client's option outside any bean). */
+    public static void checkType(String setting, String value, Class<?> type) {
+        convert(setting, value, type);
+    }
+
     private static Map<String, Method> setters(Class<?> type) {
         try {
             BeanInfo info = Introspector.getBeanInfo(type);

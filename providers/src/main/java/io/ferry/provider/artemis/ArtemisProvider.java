@@ -2,6 +2,7 @@ package io.ferry.provider.artemis;
 
 import java.lang.reflect.Field;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -96,6 +97,12 @@ public final class ArtemisProvider implements BrokerProvider {
     private static final Set<String> NETTY_SCHEMES = Set.of("tcp", "ssl");
     /** Read by the client's URL parser rather than set on the factory or the connector. */
     private static final Set<String> PARSER_OPTIONS = Set.of("ha", "type");
+    /**
+     * The options of the URL parser and the TCP connector that are not text, with their types. The client reads a
+     * boolean with Boolean.parseBoolean, so {@code sslEnabled=yes} would turn TLS off without a word, and a number only
+     * when it connects, failing every connect.
+     */
+    static final Map<String, Class<?>> TYPED_OPTIONS = typedOptions();
     /** Artemis's own headers (duplicate id, routing type, large-message size, ...) and its record of an AMQP message's id. */
     private static final String OWN_PREFIX = "_AMQ_";
     private static final String NATIVE_MESSAGE_ID = "NATIVE_MESSAGE_ID";
@@ -155,11 +162,15 @@ public final class ArtemisProvider implements BrokerProvider {
     private static void checkOptions(ConnectionSettings settings) {
         for (Map.Entry<String, String> option : BrokerUrls.options(settings.url()).entrySet()) {
             String name = option.getKey();
-            if (PARSER_OPTIONS.contains(name) || TransportConstants.ALLOWABLE_CONNECTOR_KEYS.contains(name)) {
-                continue;
-            }
             boolean known;
             try {
+                if (PARSER_OPTIONS.contains(name) || TransportConstants.ALLOWABLE_CONNECTOR_KEYS.contains(name)) {
+                    Class<?> type = TYPED_OPTIONS.get(name);
+                    if (type != null) {
+                        BeanProperties.checkType("url", option.getValue(), type);
+                    }
+                    continue;
+                }
                 known = BeanProperties.checkValue(ActiveMQConnectionFactory.class, "url", name, option.getValue());
             } catch (InvalidConnectionException e) {
                 throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': option '" + name + "': " + e.getMessage(), e);
@@ -169,6 +180,22 @@ public final class ArtemisProvider implements BrokerProvider {
                         + "' is not one the artemis client knows");
             }
         }
+    }
+
+    private static Map<String, Class<?>> typedOptions() {
+        Map<String, Class<?>> types = new HashMap<>();
+        for (String flag : List.of("ha", "sslEnabled", "verifyHost", "trustAll", "forceSSLParameters", "useDefaultSslContext",
+                "tcpNoDelay", "httpEnabled", "httpRequiresSessionId", "httpUpgradeEnabled", "useServlet", "useEpoll", "useKQueue",
+                "useGlobalWorkerPool", "useNioGlobalWorkerPool", "socksEnabled", "socksRemoteDNS")) {
+            types.put(flag, boolean.class);
+        }
+        for (String number : List.of("localPort", "tcpSendBufferSize", "tcpReceiveBufferSize", "writeBufferLowWaterMark",
+                "writeBufferHighWaterMark", TransportConstants.NETTY_CONNECT_TIMEOUT, "remotingThreads", "nioRemotingThreads",
+                "socksPort", "socksVersion")) {
+            types.put(number, int.class);
+        }
+        types.put("batchDelay", long.class);
+        return Map.copyOf(types);
     }
 
     @Override

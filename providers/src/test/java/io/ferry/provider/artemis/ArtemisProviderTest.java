@@ -61,6 +61,22 @@ class ArtemisProviderTest {
                 .hasMessage("'tcp://127.0.0.1:61617?callTimeout=1000;sslEnable=true': option 'sslEnable' is not one the artemis client knows");
     }
 
+    /** The client reads {@code sslEnabled=yes} as false (TLS off, without a word), and a number that is none only as it connects. */
+    @Test
+    void anOptionsValueOfAnotherTypeIsRefused() {
+        provider.check(ConnectionSettings.anonymous("remote", "tcp://127.0.0.1:61617?sslEnabled=TRUE;tcpSendBufferSize=65536;batchDelay=0"));
+        assertThatThrownBy(() -> provider.check(ConnectionSettings.anonymous("remote", "tcp://127.0.0.1:61617?sslEnabled=yes")))
+                .isInstanceOf(InvalidConnectionException.class)
+                .hasMessage("'tcp://127.0.0.1:61617?sslEnabled=yes': option 'sslEnabled': 'yes' is not true or false");
+        assertThatThrownBy(() -> provider.check(ConnectionSettings.anonymous("remote", "tcp://127.0.0.1:61617?tcpSendBufferSize=1m")))
+                .isInstanceOf(InvalidConnectionException.class)
+                .hasMessage("'tcp://127.0.0.1:61617?tcpSendBufferSize=1m': option 'tcpSendBufferSize': '1m' is not a whole number (int)");
+        assertThatThrownBy(() -> provider.check(ConnectionSettings.anonymous("remote", "(tcp://a:61616,tcp://b:61616)?ha=on")))
+                .isInstanceOf(InvalidConnectionException.class).hasMessageEndingWith("option 'ha': 'on' is not true or false");
+        assertThat(ArtemisProvider.TYPED_OPTIONS.keySet()).as("options the client reads")
+                .allMatch(name -> name.equals("ha") || TransportConstants.ALLOWABLE_CONNECTOR_KEYS.contains(name));
+    }
+
     @Test
     void theClientsOwnReconnectionMayBeBoundedButNotEndless() {
         provider.check(ConnectionSettings.anonymous("remote", "(tcp://a:61616,tcp://b:61616)?ha=true&reconnectAttempts=3&initialConnectAttempts=2"));
