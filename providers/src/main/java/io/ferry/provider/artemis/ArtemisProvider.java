@@ -34,6 +34,7 @@ import org.apache.activemq.artemis.jms.client.ActiveMQMessage;
 import org.apache.activemq.artemis.jms.client.ActiveMQMessageConsumer;
 import org.apache.activemq.artemis.jms.client.ActiveMQSession;
 
+import io.ferry.api.FerryMessage;
 import io.ferry.core.provider.BeanProperties;
 import io.ferry.core.provider.BridgeProperties;
 import io.ferry.core.provider.BrokerProvider;
@@ -279,6 +280,19 @@ public final class ArtemisProvider implements BrokerProvider {
     @Override
     public boolean isDuplicate(Throwable failure) {
         return Failures.causedBy(failure, ActiveMQDuplicateIdException.class);
+    }
+
+    /**
+     * A reply-to written as a bare address, without the JMS client's {@code queue://} or {@code topic://} (as a core
+     * client may write one), is neither a Queue nor a Topic to the JMS client: it is carried as the queue of that name,
+     * JMS's usual kind of reply destination, rather than dropped.
+     */
+    @Override
+    public FerryMessage.ReplyTo replyTo(Destination destination) throws JMSException {
+        if (destination instanceof ActiveMQDestination artemis && artemis.getType() == ActiveMQDestination.TYPE.DESTINATION) {
+            return new FerryMessage.ReplyTo(artemis.getAddress(), false);
+        }
+        return BrokerProvider.super.replyTo(destination);
     }
 
     /**

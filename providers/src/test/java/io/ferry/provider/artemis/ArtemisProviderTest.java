@@ -7,13 +7,17 @@ import java.util.List;
 import java.util.Map;
 
 import jakarta.jms.JMSException;
+import jakarta.jms.Queue;
+import jakarta.jms.Topic;
 
 import org.apache.activemq.artemis.api.core.ActiveMQConnectionTimedOutException;
 import org.apache.activemq.artemis.core.client.ActiveMQClientMessageBundle;
 import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.apache.activemq.artemis.jms.client.ActiveMQDestination;
 import org.junit.jupiter.api.Test;
 
+import io.ferry.api.FerryMessage;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.provider.InvalidConnectionException;
 
@@ -59,6 +63,18 @@ class ArtemisProviderTest {
         assertThatThrownBy(() -> provider.check(ConnectionSettings.anonymous("remote", "tcp://127.0.0.1:61617?callTimeout=1000;sslEnable=true")))
                 .isInstanceOf(InvalidConnectionException.class)
                 .hasMessage("'tcp://127.0.0.1:61617?callTimeout=1000;sslEnable=true': option 'sslEnable' is not one the artemis client knows");
+    }
+
+    /** A reply-to written as a bare address (as a core client may) is carried as the queue of that name, not dropped. */
+    @Test
+    void aReplyToWithoutTheJmsClientsPrefixIsCarriedAsAQueue() throws Exception {
+        ActiveMQDestination bare = ActiveMQDestination.fromPrefixedName("responses");
+        assertThat(bare).as("as the client reads it").isNotInstanceOf(Queue.class).isNotInstanceOf(Topic.class);
+        assertThat(provider.replyTo(bare)).isEqualTo(new FerryMessage.ReplyTo("responses", false));
+        assertThat(provider.replyTo(ActiveMQDestination.fromPrefixedName("queue://replies"))).isEqualTo(new FerryMessage.ReplyTo("replies", false));
+        assertThat(provider.replyTo(ActiveMQDestination.fromPrefixedName("topic://news"))).isEqualTo(new FerryMessage.ReplyTo("news", true));
+        assertThat(provider.replyTo(ActiveMQDestination.fromPrefixedName("temp-queue://abc"))).as("a temporary queue").isNull();
+        assertThat(provider.replyTo(null)).isNull();
     }
 
     /** The client reads {@code sslEnabled=yes} as false (TLS off, without a word), and a number that is none only as it connects. */
