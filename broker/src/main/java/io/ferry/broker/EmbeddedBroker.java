@@ -24,9 +24,11 @@ import org.apache.activemq.artemis.core.config.Configuration;
 import org.apache.activemq.artemis.core.config.FileDeploymentManager;
 import org.apache.activemq.artemis.core.config.impl.FileConfiguration;
 import org.apache.activemq.artemis.core.remoting.impl.netty.TransportConstants;
+import org.apache.activemq.artemis.core.security.Role;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
 import org.apache.activemq.artemis.core.settings.impl.AddressFullMessagePolicy;
 import org.apache.activemq.artemis.core.settings.impl.AddressSettings;
+import org.apache.activemq.artemis.spi.core.security.ActiveMQSecurityManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,6 +62,14 @@ public final class EmbeddedBroker implements AutoCloseable {
      * {@link #blocking}, {@link #diskUsageLimit}); the file's other settings stay as they are.
      */
     public static EmbeddedBroker start(BrokerSettings settings, Consumer<Configuration> adjustments) {
+        return start(settings, adjustments, null);
+    }
+
+    /**
+     * The same, with its users and their roles kept by {@code users} (tests of rights refused, with security enabled by
+     * {@code adjustments}); null: the server's own default.
+     */
+    public static EmbeddedBroker start(BrokerSettings settings, Consumer<Configuration> adjustments, ActiveMQSecurityManager users) {
         if (!Files.isRegularFile(settings.brokerXml())) {
             throw new BrokerStartException("broker configuration not found: " + settings.brokerXml());
         }
@@ -82,6 +92,9 @@ public final class EmbeddedBroker implements AutoCloseable {
 
         EmbeddedBroker broker = new EmbeddedBroker(settings, "tcp://" + host + ":" + port);
         broker.server.setConfiguration(configuration);
+        if (users != null) {
+            broker.server.setSecurityManager(users);
+        }
         try {
             broker.server.start();
         } catch (Exception e) {
@@ -210,6 +223,11 @@ public final class EmbeddedBroker implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("cannot create queue " + name + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Gives the roles these rights on the addresses {@code match} matches, in place of those they had (tests: a right given back). */
+    public void securityRoles(String match, Set<Role> roles) {
+        server.getActiveMQServer().getSecurityRepository().addMatch(match, roles);
     }
 
     /** The names of the broker's queues. */

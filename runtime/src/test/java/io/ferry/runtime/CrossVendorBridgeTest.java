@@ -110,6 +110,10 @@ class CrossVendorBridgeTest {
         if (settings.factoryClass() != null) {
             connection.put("class", settings.factoryClass());
         }
+        if (settings.user() != null) {
+            connection.put("user", settings.user());
+            connection.put("password", settings.password());
+        }
         if (!settings.properties().isEmpty()) {
             connection.put("properties", settings.properties());
         }

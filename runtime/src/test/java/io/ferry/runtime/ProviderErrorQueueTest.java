@@ -236,32 +236,60 @@ class ProviderErrorQueueTest {
         try (TestBroker local = TestBroker.create("local", dir.resolve("local"), EmbeddedBroker.declaredOnly()).start();
              TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
             Route route = undeclaredErrorQueue(local, remote);
-            IntPredicate poison = id -> id % 10 == 7;
-            String yaml = poisonSentAndChecked(route, poison);
-            try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
-                 CapturedLog connections = CapturedLog.of(SharedConnection.class);
-                 RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), yaml)) {
-                FerryChannel channel = adapter.channels().channel("poison").orElseThrow();
-                DestinationRefusal refusal = channel.errorQueueRefusal();
-                await().atMost(DEADLINE).until(() -> refusal.attempts() >= 3);
-                assertThat(refusals.lines(Level.WARN)).singleElement().asString()
-                        .startsWith("local broker refuses queue errors.undeclared as the error queue: Destination errors.undeclared does not exist");
-                assertThat(connections.lines(Level.WARN)).as("connection lines").isEmpty();
-                assertThat(channel.localReconnects()).as("reconnections").isZero();
-                assertThat(local.messageCount(route.in())).as("on the source, the first poison message among them").isPositive();
-
-                local.running().createQueue(route.errors());
-                Set<Integer> rejected = ids(poison);
-                await().atMost(DEADLINE).until(() -> remote.messageCount(route.out()) >= MESSAGES - rejected.size()
-                        && local.messageCount(route.errors()) >= rejected.size());
-                assertThat(refusals.lines(Level.INFO)).singleElement().asString()
-                        .startsWith("local broker takes queue errors.undeclared as the error queue again, after ");
-            }
-            assertThat(local.messageCount(route.in())).as("left on the source").isZero();
-            assertArrivedOnceAsSent(receive(route.target(), route.out(), MESSAGES - ids(poison).size()), ids(poison.negate()),
-                    Map.of("verdict", "clean"));
-            assertArrivedOnceAsSent(receive(route.sourceClient(), route.errors(), ids(poison).size()), ids(poison), Map.of());
+            poisonWaitsForTheErrorQueue(local, remote, route, "Destination errors.undeclared does not exist",
+                    () -> local.running().createQueue(route.errors()));
         }
+    }
+
+    /**
+     * The same where the user may not send to the error queue, which Artemis checks at each send (the commit fails), the
+     * producer opened fine: no lost connection either, and once the right is given the poison messages go there.
+     */
+    @Test
+    void poisonMessagesStayOnTheSourceWhileTheUserMayNotSendToTheErrorQueue() throws Exception {
+        String errors = "errors.forbidden";
+        try (TestBroker local = TestBroker.create("local", dir.resolve("local"), SendRights.withheldOn(errors), SendRights.users()).start();
+             TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
+            local.running().createQueue(errors);
+            ConnectionSettings source = new ConnectionSettings("local", "artemis", local.url(), SendRights.USER, SendRights.PASSWORD, null,
+                    Map.of(), true);
+            Route route = new Route(source, "in", errors, local::messageCount, CrossVendorBridgeTest.artemis("remote", remote.url()), "out",
+                    remote::messageCount);
+            poisonWaitsForTheErrorQueue(local, remote, route, "AMQ229032: User: ferry does not have permission='SEND' on address " + errors,
+                    () -> SendRights.give(local, errors));
+        }
+    }
+
+    /**
+     * Every tenth message is poison; the broker refuses the error queue, with {@code reason}, until {@code allow} runs: the
+     * refusal is said once, the connection kept, and then every poison message goes to the error queue, each once.
+     */
+    private void poisonWaitsForTheErrorQueue(TestBroker local, TestBroker remote, Route route, String reason, Runnable allow) throws Exception {
+        IntPredicate poison = id -> id % 10 == 7;
+        String yaml = poisonSentAndChecked(route, poison);
+        try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
+             CapturedLog connections = CapturedLog.of(SharedConnection.class);
+             RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), yaml)) {
+            FerryChannel channel = adapter.channels().channel("poison").orElseThrow();
+            DestinationRefusal refusal = channel.errorQueueRefusal();
+            await().atMost(DEADLINE).until(() -> refusal.attempts() >= 3);
+            assertThat(refusals.lines(Level.WARN)).singleElement().asString()
+                    .startsWith("local broker refuses queue " + route.errors() + " as the error queue: " + reason);
+            assertThat(connections.lines(Level.WARN)).as("connection lines").isEmpty();
+            assertThat(channel.localReconnects()).as("reconnections").isZero();
+            assertThat(local.messageCount(route.in())).as("on the source, the first poison message among them").isPositive();
+
+            allow.run();
+            Set<Integer> rejected = ids(poison);
+            await().atMost(DEADLINE).until(() -> remote.messageCount(route.out()) >= MESSAGES - rejected.size()
+                    && local.messageCount(route.errors()) >= rejected.size());
+            assertThat(refusals.lines(Level.INFO)).singleElement().asString()
+                    .startsWith("local broker takes queue " + route.errors() + " as the error queue again, after ");
+        }
+        assertThat(local.messageCount(route.in())).as("left on the source").isZero();
+        assertArrivedOnceAsSent(receive(route.target(), route.out(), MESSAGES - ids(poison).size()), ids(poison.negate()),
+                Map.of("verdict", "clean"));
+        assertArrivedOnceAsSent(receive(route.sourceClient(), route.errors(), ids(poison).size()), ids(poison), Map.of());
     }
 
     /**
@@ -309,7 +337,8 @@ class ProviderErrorQueueTest {
     /** Sends the test's messages, {@code poison} ones marked so; answers the adapter's configuration, whose service rejects them. */
     private static String poisonSentAndChecked(Route route, IntPredicate poison) throws Exception {
         send(route.sourceClient(), route.in(), id -> Map.of("poison", poison.test(id)));
-        return AdapterConfig.empty().connection("local", withCredentials(route.source())).connection("remote", withCredentials(route.target()))
+        return AdapterConfig.empty().connection("local", CrossVendorBridgeTest.yaml(route.source()))
+                .connection("remote", CrossVendorBridgeTest.yaml(route.target()))
                 .channel(route.channel("poison").service("poison-check", "jdbc-lookup", POISON_CHECK)).yaml();
     }
 
@@ -367,8 +396,8 @@ class ProviderErrorQueueTest {
      * answers what arrived at the target, after checking nothing is left on the source.
      */
     private ProviderClient.Received run(Route route, AdapterConfig.Channel channel, int bridged, int rejected) throws Exception {
-        String yaml = AdapterConfig.empty().connection(route.source().name(), withCredentials(route.source()))
-                .connection(route.target().name(), withCredentials(route.target())).channel(channel).yaml();
+        String yaml = AdapterConfig.empty().connection(route.source().name(), CrossVendorBridgeTest.yaml(route.source()))
+                .connection(route.target().name(), CrossVendorBridgeTest.yaml(route.target())).channel(channel).yaml();
         try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), yaml)) {
             await().atMost(DEADLINE).until(() -> route.delivered().applyAsLong(route.out()) >= bridged
                     && route.sourceCount().applyAsLong(route.errors()) >= rejected);
@@ -461,15 +490,6 @@ class ProviderErrorQueueTest {
 
     private static Set<Integer> ids(IntPredicate which) {
         return IntStream.range(0, MESSAGES).filter(which).boxed().collect(Collectors.toCollection(TreeSet::new));
-    }
-
-    private static Map<String, Object> withCredentials(ConnectionSettings settings) {
-        Map<String, Object> connection = CrossVendorBridgeTest.yaml(settings);
-        if (settings.user() != null) {
-            connection.put("user", settings.user());
-            connection.put("password", settings.password());
-        }
-        return connection;
     }
 
     /** The messages in a RabbitMQ queue; 0 when it does not exist (yet), asked on a channel of its own. */

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -124,11 +125,53 @@ class RefusedDestinationTest {
         }
     }
 
+    /**
+     * Artemis checks a user's right to send at each send and fails the commit, the producer opened fine: the adapter says so
+     * once, as a refused target (not a lost connection), keeps every message on the source, and once the right is given
+     * bridges each once.
+     */
+    @Test
+    void aTargetTheUserMayNotSendToIsRefusedUntilTheRightIsGiven() throws Exception {
+        try (TestBroker local = TestBroker.started("local", dir.resolve("local"));
+             TestBroker remote = TestBroker.create("remote", dir.resolve("remote"), SendRights.withheldOn(QUEUE), SendRights.users()).start()) {
+            remote.running().createQueue(QUEUE);
+            ConnectionSettings source = CrossVendorBridgeTest.artemis("local", local.url());
+            ConnectionSettings target = new ConnectionSettings("remote", "artemis", remote.url(), SendRights.USER, SendRights.PASSWORD, null,
+                    Map.of(), true);
+            try (ProviderClient sender = new ProviderClient(source)) {
+                sender.send("in", false, 0, MESSAGES, SIZE);
+            }
+            try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
+                 CapturedLog connections = CapturedLog.of(SharedConnection.class);
+                 RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config(source, "in", target, QUEUE))) {
+                FerryChannel channel = adapter.channels().channel("refused").orElseThrow();
+                DestinationRefusal refusal = channel.targetRefusal();
+                assertRefusedOnce(refusals, connections, refusal, "remote broker refuses queue orders as the target: ",
+                        "does not have permission='SEND'");
+                assertThat(channel.remoteReconnects()).as("reconnections of the target's connection").isZero();
+                assertThat(local.messageCount("in")).as("left on the source").isEqualTo(MESSAGES);
+                assertThat(remote.messageCount(QUEUE)).as("on the target").isZero();
+
+                SendRights.give(remote, QUEUE);
+                try (ProviderClient receiver = new ProviderClient(target)) {
+                    receiver.receive(QUEUE, MESSAGES, DEADLINE).assertEachOnceAsSent(0, MESSAGES, SIZE);
+                }
+                assertTakenAgain(refusals, refusal, "remote broker takes queue orders as the target again, after ");
+                await().atMost(DEADLINE).untilAsserted(() -> assertThat(local.messageCount("in")).as("left on the source").isZero());
+            }
+        }
+    }
+
     /** Refused several times (the workers try again every few seconds), and said once, not as a lost connection. */
     private static void assertRefusedOnce(CapturedLog refusals, CapturedLog connections, DestinationRefusal refusal, String line) {
+        assertRefusedOnce(refusals, connections, refusal, line, "does not exist");
+    }
+
+    private static void assertRefusedOnce(CapturedLog refusals, CapturedLog connections, DestinationRefusal refusal, String line,
+                                          String why) {
         await().atMost(DEADLINE).until(() -> refusal.attempts() >= 3);
-        assertThat(refusals.lines(Level.WARN)).singleElement().asString().startsWith(line).containsIgnoringCase("does not exist");
-        assertThat(refusal.reason()).containsIgnoringCase("does not exist");
+        assertThat(refusals.lines(Level.WARN)).singleElement().asString().startsWith(line).containsIgnoringCase(why);
+        assertThat(refusal.reason()).containsIgnoringCase(why);
         assertThat(connections.lines(Level.WARN)).as("connection lines").isEmpty();
     }
 

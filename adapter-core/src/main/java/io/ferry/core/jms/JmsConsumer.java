@@ -193,15 +193,20 @@ public final class JmsConsumer implements Consumer {
             return;
         }
         try {
-            if (transacted) {
-                connection.provider().commit(session);
-            } else {
-                lastReceived.acknowledge(); // every message this session received so far
-            }
-            lastReceived = null;
+            settle();
         } catch (JMSException | RuntimeException e) {
             throw failed("acknowledge", e);
         }
+    }
+
+    /** Commits the session's transaction, or without transactions acknowledges every message this session received so far. */
+    private void settle() throws JMSException {
+        if (transacted) {
+            connection.provider().commit(session);
+        } else {
+            lastReceived.acknowledge();
+        }
+        lastReceived = null;
     }
 
     @Override
@@ -254,9 +259,17 @@ public final class JmsConsumer implements Consumer {
             String id = lastReceived.getJMSMessageID();
             // The body is sent as it arrived, so even a message that cannot be translated is kept whole.
             errorProducer.send(lastReceived, DeliveryMode.PERSISTENT, lastReceived.getJMSPriority(), Message.DEFAULT_TIME_TO_LIVE);
-            acknowledge();
+            settle(); // the error queue's send and the message's acknowledgement, in one transaction where there are any
+            errorQueueRefusal.accepted();
             attempts.forget(id);
         } catch (JMSException | RuntimeException e) {
+            JMSException failure = JmsFailures.asJms(e);
+            if (connection.provider().refusesDestination(failure) && !connection.lost(generation)) {
+                // Refused as it is used (a user's right to send, checked at each send): the connection is fine.
+                errorQueueRefusal.refusedIf(new DestinationRefusedException(failure));
+                throw new ConsumeException("move to " + errorQueue + " on " + connection.settings().name() + " refused: "
+                        + Failures.message(failure), failure, true);
+            }
             throw failed("move to " + errorQueue, e);
         }
     }
@@ -264,8 +277,8 @@ public final class JmsConsumer implements Consumer {
     /** The error queue's producer; a broker that refuses the queue, its connection fine, is said so and keeps the connection. */
     private void openErrorProducer() throws ConsumeException {
         try {
+            // The refusals end with a message the broker takes there, not here: a broker may refuse only the sends.
             errorProducer = session.createProducer(connection.provider().destination(session, errorQueue, false));
-            errorQueueRefusal.accepted();
         } catch (JMSException | RuntimeException e) {
             JMSException failure = connection.openFailed(generation, e);
             boolean refused = errorQueueRefusal.refusedIf(failure);

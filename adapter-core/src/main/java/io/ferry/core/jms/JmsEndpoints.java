@@ -117,9 +117,8 @@ public final class JmsEndpoints implements MessageEndpoints {
     @Override
     public Producer openProducer() throws ProduceException {
         try {
-            PtpProducer producer = new PtpProducer(target, targetDestination, translator);
-            targetRefusal.accepted();
-            return producer;
+            // The refusals end with a commit the broker takes, not here: a broker may refuse only the sends (permissions).
+            return new PtpProducer(target, targetDestination, translator, targetRefusal);
         } catch (JMSException e) {
             boolean refused = targetRefusal.refusedIf(e);
             throw new ProduceException("cannot produce to " + targetDestination + " on " + target.settings() + ": " + Failures.message(e), e,

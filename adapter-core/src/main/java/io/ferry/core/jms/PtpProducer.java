@@ -51,9 +51,14 @@ public final class PtpProducer implements Producer {
     private final DestinationCache destinations;
     /** {@link SharedConnection#fullRefusals} when this transaction began: whether one of its sends was refused as full. */
     private long refusalsBefore;
+    /** Whether the broker refuses the target: told of a refusal as a send or commit is refused, and of a commit it takes. */
+    private final DestinationRefusal refusal;
 
-    PtpProducer(SharedConnection connection, JmsDestination target, JmsMessageTranslator translator) throws JMSException {
+    /** @param refusal the target's refusals, which this producer ends with a commit the broker takes */
+    PtpProducer(SharedConnection connection, JmsDestination target, JmsMessageTranslator translator, DestinationRefusal refusal)
+            throws JMSException {
         this.connection = connection;
+        this.refusal = refusal;
         this.provider = connection.provider();
         this.translator = translator;
         this.transacted = connection.settings().transacted();
@@ -130,10 +135,12 @@ public final class PtpProducer implements Producer {
     @Profiled(tag = ProfilingTags.COMMIT)
     public void commit() throws ProduceException {
         if (!transacted) {
+            refusal.accepted();
             return; // every send was confirmed when it returned
         }
         try {
             provider.commit(session);
+            refusal.accepted();
         } catch (JMSException | RuntimeException e) {
             throw failed("commit to", e);
         } finally {
@@ -148,6 +155,12 @@ public final class PtpProducer implements Producer {
      */
     private ProduceException failed(String what, Exception e) {
         JMSException failure = JmsFailures.asJms(e);
+        if (provider.refusesDestination(failure) && !connection.lost(generation)) {
+            // Refused as it is used (Artemis checks a user's right to send at each send, and fails the commit): no loss.
+            refusal.refusedIf(new DestinationRefusedException(failure));
+            return new ProduceException(what + " " + connection.settings().name() + " refused: " + Failures.message(failure), failure,
+                    ProduceException.Failure.REFUSED);
+        }
         ProduceException.Failure kind = provider.isDuplicate(e) ? ProduceException.Failure.DUPLICATE
                 : isFull(e, failure) ? ProduceException.Failure.FULL
                 : ProduceException.Failure.UNAVAILABLE;

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.function.Consumer;
 
 import org.apache.activemq.artemis.core.config.Configuration;
+import org.apache.activemq.artemis.spi.core.security.ActiveMQSecurityManager;
 
 import io.ferry.broker.BrokerSettings;
 import io.ferry.broker.EmbeddedBroker;
@@ -17,11 +18,13 @@ public final class TestBroker implements AutoCloseable {
 
     private final BrokerSettings settings;
     private final Consumer<Configuration> adjustments;
+    private final ActiveMQSecurityManager users;
     private EmbeddedBroker running;
 
-    private TestBroker(BrokerSettings settings, Consumer<Configuration> adjustments) {
+    private TestBroker(BrokerSettings settings, Consumer<Configuration> adjustments, ActiveMQSecurityManager users) {
         this.settings = settings;
         this.adjustments = adjustments;
+        this.users = users;
     }
 
     /** A broker from config/&lt;name&gt;-broker.xml ("local" or "remote"), not yet started. */
@@ -31,8 +34,13 @@ public final class TestBroker implements AutoCloseable {
 
     /** The same, its configuration changed before every start (e.g. {@link EmbeddedBroker#paging}). */
     public static TestBroker create(String name, Path dataDirectory, Consumer<Configuration> adjustments) {
+        return create(name, dataDirectory, adjustments, null);
+    }
+
+    /** The same, with its users and their roles kept by {@code users} (security enabled by {@code adjustments}). */
+    public static TestBroker create(String name, Path dataDirectory, Consumer<Configuration> adjustments, ActiveMQSecurityManager users) {
         return new TestBroker(new BrokerSettings(name, ProjectDirectory.config(name + "-broker.xml"),
-                "127.0.0.1", EmbeddedBroker.freePort(), dataDirectory), adjustments);
+                "127.0.0.1", EmbeddedBroker.freePort(), dataDirectory), adjustments, users);
     }
 
     public static TestBroker started(String name, Path dataDirectory) {
@@ -41,7 +49,7 @@ public final class TestBroker implements AutoCloseable {
 
     public synchronized TestBroker start() {
         if (running == null) {
-            running = EmbeddedBroker.start(settings, adjustments);
+            running = EmbeddedBroker.start(settings, adjustments, users);
         }
         return this;
     }
