@@ -39,6 +39,7 @@ import io.ferry.core.jms.ErrorProperties;
 import io.ferry.core.jms.SharedConnection;
 import io.ferry.core.provider.BridgeProperties;
 import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.provider.rabbitmq.RabbitMqProvider;
 import io.ferry.provider.testing.ProviderClient;
 import io.ferry.runtime.channel.FerryChannel;
 import io.ferry.runtime.config.AdapterConfig;
@@ -153,6 +154,10 @@ class RabbitMqBridgeTest {
                     channel.basicPublish("", in, new AMQP.BasicProperties.Builder().deliveryMode(2).build(),
                             "no message-id".getBytes(StandardCharsets.UTF_8));
                 }
+                if (id == 9) {
+                    // Shorter than an object stream's header, which the JMS client fails on otherwise.
+                    channel.basicPublish("", in, new AMQP.BasicProperties.Builder().messageId("plain-empty").deliveryMode(2).build(), new byte[0]);
+                }
                 Message message = session.createTextMessage("jms " + id);
                 message.setIntProperty(ProviderClient.ID, id);
                 producer.send(message);
@@ -167,7 +172,7 @@ class RabbitMqBridgeTest {
                     .channel(AdapterConfig.Channel.of("mixed").consume(source.name(), "queue", in).produce(target.name(), "queue", "out")
                             .set("error-queue", errors).workflow("send-events", false));
             Map<String, Message> arrived = new TreeMap<>();
-            int expected = jmsMessages + plain.size();
+            int expected = jmsMessages + plain.size() + 1;
             try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml());
                  ProviderClient receiver = new ProviderClient(target)) {
                 await().atMost(DEADLINE).until(() -> artemis.messageCount("out") >= expected && messageCount(errors) >= 1);
@@ -200,6 +205,8 @@ class RabbitMqBridgeTest {
                 assertThat(message.getJMSPriority()).as("priority").isEqualTo(id == 14 ? 7 : Message.DEFAULT_PRIORITY);
                 assertThat(message.getJMSCorrelationID()).as("correlation id").isEqualTo(id == 14 ? "request-14" : null);
             }
+            assertThat(arrived.get("plain-empty")).isInstanceOf(BytesMessage.class)
+                    .satisfies(empty -> assertThat(((BytesMessage) empty).getBodyLength()).as("its body").isZero());
             assertThat(connections.lines(Level.WARN)).as("connection warnings (a lost connection, a reconnect)").isEmpty();
         }
         try (ProviderClient reader = new ProviderClient(source)) {
@@ -209,6 +216,33 @@ class RabbitMqBridgeTest {
                 assertThat(rejected).isInstanceOf(BytesMessage.class);
                 assertThat(rejected.getStringProperty(ErrorProperties.MESSAGE)).startsWith("the message has no JMSMessageID");
                 assertThat(consumer.receive(1_000)).as("a second message in the error queue").isNull();
+                session.commit();
+            }
+        }
+    }
+
+    /**
+     * The JMS client's own messages, read in the clear (as when another consumer took the one handed back first), are left
+     * to it: a bytes message, and one whose JMSType says TextMessage, which the clear read takes for text.
+     */
+    @Test
+    void theClearReadLeavesTheJmsClientsOwnMessagesToIt() throws Exception {
+        ConnectionSettings source = RabbitMqTestServer.settings("local");
+        try (ProviderClient client = new ProviderClient(source)) {
+            Session session = client.session();
+            MessageProducer producer = session.createProducer(session.createQueue(in));
+            Message text = session.createTextMessage("the client's own");
+            text.setJMSType("TextMessage");
+            producer.send(text);
+            producer.send(session.createBytesMessage());
+            session.commit();
+            RabbitMqProvider provider = new RabbitMqProvider();
+            for (int i = 0; i < 2; i++) {
+                assertThat(provider.readOtherwise(session, in)).as("read in the clear, message %d", i + 1).isNull();
+                session.rollback();
+                try (MessageConsumer consumer = session.createConsumer(session.createQueue(in))) {
+                    assertThat(consumer.receive(DEADLINE.toMillis())).as("read by the JMS client, message %d", i + 1).isNotNull();
+                }
                 session.commit();
             }
         }

@@ -69,28 +69,7 @@ class RefusedDestinationTest {
     void aTargetQueueTheBrokerDoesNotHaveIsRefusedUntilItIsDeclared(String provider) throws Exception {
         try (TestBroker local = TestBroker.started("local", dir.resolve("local"));
              TestBroker remote = TestBroker.create("remote", dir.resolve("remote"), EmbeddedBroker.declaredOnly()).start()) {
-            ConnectionSettings source = CrossVendorBridgeTest.artemis("local", local.url());
-            ConnectionSettings target = connection(provider, "remote", remote);
-            try (ProviderClient sender = new ProviderClient(source)) {
-                sender.send("in", false, 0, MESSAGES, SIZE);
-            }
-            try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
-                 CapturedLog connections = CapturedLog.of(SharedConnection.class);
-                 RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config(source, "in", target, QUEUE))) {
-                FerryChannel channel = adapter.channels().channel("refused").orElseThrow();
-                DestinationRefusal refusal = channel.targetRefusal();
-                assertRefusedOnce(refusals, connections, refusal, "remote broker refuses queue orders as the target: ");
-                assertThat(channel.remoteReconnects()).as("reconnections of the target's connection").isZero();
-                assertThat(local.messageCount("in")).as("left on the source").isEqualTo(MESSAGES);
-
-                remote.running().createQueue(QUEUE);
-                try (ProviderClient receiver = new ProviderClient(target)) {
-                    receiver.receive(QUEUE, MESSAGES, DEADLINE).assertEachOnceAsSent(0, MESSAGES, SIZE);
-                }
-                assertTakenAgain(refusals, refusal, "remote broker takes queue orders as the target again, after ");
-                // The source's commit follows the target's: the last batch may still be on its way.
-                await().atMost(DEADLINE).untilAsserted(() -> assertThat(local.messageCount("in")).as("left on the source").isZero());
-            }
+            targetRefusedUntil(local, remote, connection(provider, "remote", remote), "does not exist", () -> remote.running().createQueue(QUEUE));
         }
     }
 
@@ -135,30 +114,39 @@ class RefusedDestinationTest {
         try (TestBroker local = TestBroker.started("local", dir.resolve("local"));
              TestBroker remote = TestBroker.create("remote", dir.resolve("remote"), SendRights.withheldOn(QUEUE), SendRights.users()).start()) {
             remote.running().createQueue(QUEUE);
-            ConnectionSettings source = CrossVendorBridgeTest.artemis("local", local.url());
             ConnectionSettings target = new ConnectionSettings("remote", "artemis", remote.url(), SendRights.USER, SendRights.PASSWORD, null,
                     Map.of(), true);
-            try (ProviderClient sender = new ProviderClient(source)) {
-                sender.send("in", false, 0, MESSAGES, SIZE);
-            }
-            try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
-                 CapturedLog connections = CapturedLog.of(SharedConnection.class);
-                 RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config(source, "in", target, QUEUE))) {
-                FerryChannel channel = adapter.channels().channel("refused").orElseThrow();
-                DestinationRefusal refusal = channel.targetRefusal();
-                assertRefusedOnce(refusals, connections, refusal, "remote broker refuses queue orders as the target: ",
-                        "does not have permission='SEND'");
-                assertThat(channel.remoteReconnects()).as("reconnections of the target's connection").isZero();
-                assertThat(local.messageCount("in")).as("left on the source").isEqualTo(MESSAGES);
-                assertThat(remote.messageCount(QUEUE)).as("on the target").isZero();
+            targetRefusedUntil(local, remote, target, "does not have permission='SEND'", () -> SendRights.give(remote, QUEUE));
+        }
+    }
 
-                SendRights.give(remote, QUEUE);
-                try (ProviderClient receiver = new ProviderClient(target)) {
-                    receiver.receive(QUEUE, MESSAGES, DEADLINE).assertEachOnceAsSent(0, MESSAGES, SIZE);
-                }
-                assertTakenAgain(refusals, refusal, "remote broker takes queue orders as the target again, after ");
-                await().atMost(DEADLINE).untilAsserted(() -> assertThat(local.messageCount("in")).as("left on the source").isZero());
+    /**
+     * The remote broker refuses queue orders as the target, for {@code why}, until {@code allow} runs: said once, the
+     * connection kept, every message left on the source; then each arrives once, and the source is emptied.
+     */
+    private void targetRefusedUntil(TestBroker local, TestBroker remote, ConnectionSettings target, String why, Runnable allow)
+            throws Exception {
+        ConnectionSettings source = CrossVendorBridgeTest.artemis("local", local.url());
+        try (ProviderClient sender = new ProviderClient(source)) {
+            sender.send("in", false, 0, MESSAGES, SIZE);
+        }
+        try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
+             CapturedLog connections = CapturedLog.of(SharedConnection.class);
+             RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config(source, "in", target, QUEUE))) {
+            FerryChannel channel = adapter.channels().channel("refused").orElseThrow();
+            DestinationRefusal refusal = channel.targetRefusal();
+            assertRefusedOnce(refusals, connections, refusal, "remote broker refuses queue orders as the target: ", why);
+            assertThat(channel.remoteReconnects()).as("reconnections of the target's connection").isZero();
+            assertThat(local.messageCount("in")).as("left on the source").isEqualTo(MESSAGES);
+            assertThat(remote.messageCount(QUEUE)).as("on the target").isZero();
+
+            allow.run();
+            try (ProviderClient receiver = new ProviderClient(target)) {
+                receiver.receive(QUEUE, MESSAGES, DEADLINE).assertEachOnceAsSent(0, MESSAGES, SIZE);
             }
+            assertTakenAgain(refusals, refusal, "remote broker takes queue orders as the target again, after ");
+            // The source's commit follows the target's: the last batch may still be on its way.
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(local.messageCount("in")).as("left on the source").isZero());
         }
     }
 

@@ -34,8 +34,11 @@ import io.ferry.profiling.ProfiledComponent;
 public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
 
     private static final Logger LOG = LoggerFactory.getLogger(AbstractWorkflow.class);
-    /** How long a stop waits for a worker interrupted past the drain timeout (closing its sessions) to end. */
-    private static final Duration INTERRUPTED_WORKER_GRACE = Duration.ofSeconds(5);
+    /**
+     * How long a stop waits for a worker interrupted past the drain timeout to end (its pool's threads first, then its
+     * sessions).
+     */
+    private static final Duration INTERRUPTED_WORKER_GRACE = HandlerPool.HELPERS_GRACE.multipliedBy(2);
 
     private final WorkflowSettings settings;
     private final List<ProfiledService> services;
@@ -165,6 +168,9 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
                 LOG.warn("workflow {} did not finish its batch within {}; its unacknowledged messages return to the source",
                         id(), drainTimeout);
                 thread.interrupt();
+                if (pool != null) {
+                    pool.interrupt(); // the pool's threads too, should a service on the worker's swallow its interrupt
+                }
                 // Its services and pool close next: not under a worker still using them.
                 if (!worker.awaitStopped(INTERRUPTED_WORKER_GRACE)) {
                     LOG.warn("workflow {}: its worker did not end within {} of being interrupted; its services close while it runs",

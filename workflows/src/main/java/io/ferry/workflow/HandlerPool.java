@@ -34,12 +34,14 @@ final class HandlerPool implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HandlerPool.class);
     /** How long a batch abandoned by a stop waits for its helpers, interrupted, to let go of the worker's producer. */
-    private static final Duration HELPERS_GRACE = Duration.ofSeconds(5);
+    static final Duration HELPERS_GRACE = Duration.ofSeconds(5);
 
     private final int size;
     /** {@code size - 1} threads; the worker's own thread is the last one. */
     private final ExecutorService helpers;
     private final AtomicInteger busyHelpers = new AtomicInteger();
+    /** The batch being handled; null between batches. */
+    private volatile Batch current;
 
     HandlerPool(String name, int size) {
         if (size < 2) {
@@ -71,22 +73,42 @@ final class HandlerPool implements AutoCloseable {
         }
         int helping = Math.min(size, batch.size()) - 1;
         Batch work = new Batch(batch, new OneSendAtATime(producer), handler, helping);
-        for (int i = 0; i < helping; i++) {
-            helpers.execute(work::help);
-        }
-        work.drain();
+        current = work;
         try {
-            work.helpersDone.await();
-        } catch (InterruptedException e) {
-            // Stopping took longer than the drain timeout: the batch is not committed and returns to the source. Its helpers
-            // are stopped and waited for first, so that none still sends on the worker's session as it closes.
-            MessageRejectedException interrupted = new MessageRejectedException(LifecycleStages.WORKFLOW,
-                    "interrupted while its batch was being handled", e);
-            work.abandon(interrupted);
-            Thread.currentThread().interrupt();
-            throw interrupted;
+            for (int i = 0; i < helping; i++) {
+                helpers.execute(work::help);
+            }
+            work.drain();
+            try {
+                work.helpersDone.await();
+            } catch (InterruptedException e) {
+                // Stopping took longer than the drain timeout: the batch is not committed and returns to the source. Its
+                // helpers are stopped and waited for first, so that none still sends on the worker's session as it closes.
+                MessageRejectedException interrupted = interrupted(e);
+                work.stopHelpers(interrupted);
+                work.awaitHelpers();
+                Thread.currentThread().interrupt();
+                throw interrupted;
+            }
+        } finally {
+            current = null;
         }
         work.rethrowFailure();
+    }
+
+    private static MessageRejectedException interrupted(InterruptedException e) {
+        return new MessageRejectedException(LifecycleStages.WORKFLOW, "interrupted while its batch was being handled", e);
+    }
+
+    /**
+     * A stop past the drain timeout, beside the worker's own interrupt (which a service may swallow): the batch being
+     * handled takes no further message, and its threads still handling one are interrupted.
+     */
+    void interrupt() {
+        Batch work = current;
+        if (work != null) {
+            work.stopHelpers(interrupted(new InterruptedException("stopped past the drain timeout")));
+        }
     }
 
     /** Stops the helper threads, interrupting any still handling a message. */
@@ -130,10 +152,14 @@ final class HandlerPool implements AutoCloseable {
             }
         }
 
-        /** No further message is taken; the helpers still handling one are interrupted and waited for (a while). */
-        void abandon(MessageRejectedException reason) {
+        /** No further message is taken; the helpers still handling one are interrupted. */
+        void stopHelpers(MessageRejectedException reason) {
             failure.compareAndSet(null, reason);
             helperThreads.forEach(Thread::interrupt);
+        }
+
+        /** Waits (a while) for the helpers to let go of the batch. */
+        void awaitHelpers() {
             try {
                 if (!helpersDone.await(HELPERS_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
                     LOG.warn("{} thread(s) of the pool still handle a message {} after being interrupted", helpersDone.getCount(), HELPERS_GRACE);

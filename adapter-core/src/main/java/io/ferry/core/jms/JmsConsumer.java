@@ -35,6 +35,9 @@ import io.ferry.core.provider.UnreadMessage;
  */
 public final class JmsConsumer implements Consumer {
 
+    /** Reads the other way in a row that may find nothing to read so before the client's failure is taken as it came. */
+    private static final int MISSES_OTHERWISE = 3;
+
     private static final String DELIVERY_COUNT = "JMSXDeliveryCount";
 
     private final SharedConnection connection;
@@ -53,6 +56,10 @@ public final class JmsConsumer implements Consumer {
     /** Received messages are left unread, for a producer of the same provider to send on (no services read them). */
     private final boolean leaveUnread;
     private Message lastReceived;
+    /** Whether {@link #lastReceived} was read the provider's other way, after being handed back for it (always alone then). */
+    private boolean lastReadOtherwise;
+    /** Reads the other way in a row that found no message to read so, since a message was received. */
+    private int missesOtherwise;
     private MessageProducer errorProducer;
 
     /**
@@ -111,23 +118,35 @@ public final class JmsConsumer implements Consumer {
      * batch, it rejects the batch, whose messages are then taken one at a time (and this one alone); null: none to read yet.
      */
     private Message readOtherwise(Exception failure) throws ConsumeException, UntranslatableMessageException {
-        if (source.topic() || connection.lost(generation) || !connection.provider().readsOtherwise(failure)) {
+        if (source.topic() || connection.lost(generation) || !connection.provider().readsOtherwise(connection.settings(), failure)) {
             throw failed("receive", failure);
         }
         if (lastReceived != null) {
             throw new UntranslatableMessageException("the source's client cannot read the message after this one, to be read"
                     + " another way alone: " + Failures.message(failure), failure);
         }
+        Message other;
         try {
             handBack();
-            Message other = connection.provider().readOtherwise(session, source.name());
+            other = connection.provider().readOtherwise(session, source.name());
             if (other == null) {
                 handBack();
             }
-            return other;
         } catch (JMSException | RuntimeException e) {
             throw failed("receive", e);
         }
+        if (other == null) {
+            // Not there, or the provider's own client reads it: another consumer took the one handed back (then the next
+            // receive goes on), or its body is of the client's format but broken, which no way reads (then the failure
+            // stands, with its back-off, once it comes again and again).
+            if (++missesOtherwise < MISSES_OTHERWISE) {
+                return null;
+            }
+            missesOtherwise = 0;
+            throw failed("receive", failure);
+        }
+        lastReadOtherwise = true;
+        return other;
     }
 
     @Override
@@ -144,6 +163,7 @@ public final class JmsConsumer implements Consumer {
         if (message == null) {
             return null;
         }
+        missesOtherwise = 0;
         lastReceived = message;
         try {
             FerryMessage received = leaveUnread ? unread(message) : null;
@@ -153,7 +173,11 @@ public final class JmsConsumer implements Consumer {
             received.setRedelivered(redelivered(message));
             return received;
         } catch (RuntimeException e) {
-            throw failed("receive", e);
+            if (connection.lost(generation)) {
+                throw failed("receive", e);
+            }
+            // The client fails on this one message (a quirk of it, or of Ferry's): the message's fault, not the connection's.
+            throw new UntranslatableMessageException("cannot read message: " + Failures.message(e), e);
         }
     }
 
@@ -207,6 +231,7 @@ public final class JmsConsumer implements Consumer {
             lastReceived.acknowledge();
         }
         lastReceived = null;
+        lastReadOtherwise = false;
     }
 
     @Override
@@ -214,6 +239,7 @@ public final class JmsConsumer implements Consumer {
         try {
             handBack();
             lastReceived = null;
+            lastReadOtherwise = false;
         } catch (JMSException | RuntimeException e) {
             throw failed("recover", e);
         }
@@ -241,8 +267,9 @@ public final class JmsConsumer implements Consumer {
         } catch (JMSException | RuntimeException e) {
             return 1;
         }
-        // Some brokers do not count redeliveries (RabbitMQ's AMQP 1.0 plugin); Ferry counts them as well.
-        return Math.max(counted, attempts.another(id));
+        // Some brokers do not count redeliveries (RabbitMQ's AMQP 1.0 plugin); Ferry counts them as well. A message read
+        // otherwise was handed back before each try, which the broker counts too: only Ferry's count says its tries.
+        return lastReadOtherwise ? attempts.another(id) : Math.max(counted, attempts.another(id));
     }
 
     @Override

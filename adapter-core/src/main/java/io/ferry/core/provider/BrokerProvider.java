@@ -158,9 +158,10 @@ public interface BrokerProvider {
 
     /**
      * Whether the client failed to read a message it received (rather than lost its connection), one that
-     * {@link #readOtherwise} can read: RabbitMQ's client reads a queue's messages in its own format only.
+     * {@link #readOtherwise} can read from the connection's queues: RabbitMQ's client reads a queue's messages in its own
+     * format only. A queue must keep a message handed back where it was, first, for that read to find it there.
      */
-    default boolean readsOtherwise(Throwable failure) {
+    default boolean readsOtherwise(ConnectionSettings settings, Throwable failure) {
         return false;
     }
 

@@ -186,16 +186,18 @@ public final class ArtemisProvider implements BrokerProvider {
     private static Map<String, Class<?>> typedOptions() {
         Map<String, Class<?>> types = new HashMap<>();
         for (String flag : List.of("ha", "sslEnabled", "verifyHost", "trustAll", "forceSSLParameters", "useDefaultSslContext",
-                "tcpNoDelay", "httpEnabled", "httpRequiresSessionId", "httpUpgradeEnabled", "useServlet", "useEpoll", "useKQueue",
-                "useGlobalWorkerPool", "useNioGlobalWorkerPool", "socksEnabled", "socksRemoteDNS")) {
+                "tcpNoDelay", "httpEnabled", "httpRequiresSessionId", "httpUpgradeEnabled", "useServlet", "useEpoll", "useKQueue", "useNio",
+                "useGlobalWorkerPool", "useNioGlobalWorkerPool", "socksEnabled", "socksRemoteDNS", "activemq.usemaskedpassword")) {
             types.put(flag, boolean.class);
         }
-        for (String number : List.of("localPort", "tcpSendBufferSize", "tcpReceiveBufferSize", "writeBufferLowWaterMark",
-                "writeBufferHighWaterMark", TransportConstants.NETTY_CONNECT_TIMEOUT, "remotingThreads", "nioRemotingThreads",
-                "socksPort", "socksVersion")) {
+        for (String number : List.of("port", "localPort", "tcpSendBufferSize", "tcpReceiveBufferSize", "writeBufferLowWaterMark",
+                "writeBufferHighWaterMark", TransportConstants.NETTY_CONNECT_TIMEOUT, "handshake-timeout", "remotingThreads",
+                "nioRemotingThreads", "socksPort", "socksVersion")) {
             types.put(number, int.class);
         }
-        types.put("batchDelay", long.class);
+        for (String number : List.of("batchDelay", "httpClientIdleTime", "httpClientIdleScanPeriod")) {
+            types.put(number, long.class);
+        }
         return Map.copyOf(types);
     }
 

@@ -1,8 +1,10 @@
 package io.ferry.provider.rabbitmq;
 
+import java.io.EOFException;
 import java.io.StreamCorruptedException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Arrays;
@@ -22,6 +24,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.ShutdownSignalException;
@@ -45,7 +48,7 @@ import io.ferry.core.provider.TlsProblems;
  * RabbitMQ over AMQP 0-9-1, through the RabbitMQ JMS client: {@code amqp://host:5672/vhost} (the
  * virtual host URL-encoded, {@code %2f} for {@code /}; none given: {@code /}), {@code amqps://} for TLS
  * with the JVM's trust store. Its queues and topics are the JMS client's own (a queue named {@code in}
- * is the durable queue {@code in}). A message another AMQP 0-9-1 client published to a source queue, which the JMS
+ * is the durable queue {@code in}). A message another AMQP 0-9-1 client published to a classic source queue, which the JMS
  * client cannot read, is read in the clear ({@link #readOtherwise}).
  *
  * <p>Two options of RabbitMQ's URI form are read from the query, with defaults of Ferry's: {@code heartbeat}
@@ -63,12 +66,16 @@ public final class RabbitMqProvider implements BrokerProvider {
     public static final String NAME = "rabbitmq";
     private static final Set<String> SCHEMES = Set.of("amqp", "amqps");
     private static final String EXAMPLE = "amqp://127.0.0.1:5672/%2f";
+    /** The factory property that makes a rollback drop what it hands back. */
+    private static final String NACK_ON_ROLLBACK = "nackOnRollback";
     /** How long a read in the clear waits for the message just handed back to be the queue's first again. */
     private static final Duration HANDED_BACK_WAIT = Duration.ofSeconds(1);
     /** The JMSType the client gives a message read in the clear, after the body it made of it. */
     private static final Set<String> JMS_CLIENT_BODY_TYPES = Set.of("BytesMessage", "TextMessage");
     /** How a Java object stream starts, as the client's own messages do. */
     private static final byte[] OBJECT_STREAM_MAGIC = {(byte) 0xAC, (byte) 0xED, 0x00, 0x05};
+    /** The same read as UTF-8 text, as the client reads a body it takes for text: the two bytes that are no UTF-8 replaced. */
+    private static final String OBJECT_STREAM_MAGIC_AS_TEXT = new String(OBJECT_STREAM_MAGIC, StandardCharsets.UTF_8);
     private static final int AMQP_PORT = 5672;
     private static final int AMQPS_PORT = 5671;
     /**
@@ -133,6 +140,11 @@ public final class RabbitMqProvider implements BrokerProvider {
             }
         }
         BeanProperties.check(RMQConnectionFactory.class, settings.properties());
+        String nack = settings.properties().get(NACK_ON_ROLLBACK);
+        if (nack != null && Boolean.parseBoolean(nack.strip())) {
+            throw new InvalidConnectionException("properties." + NACK_ON_ROLLBACK, "true would drop (or dead-letter) every message a rollback"
+                    + " hands back, and Ferry hands a batch back whenever its target does not take it: leave it out");
+        }
     }
 
     /** Outside a transaction the client publishes without waiting for RabbitMQ's confirmation, persistent messages too. */
@@ -232,11 +244,14 @@ public final class RabbitMqProvider implements BrokerProvider {
 
     /**
      * The client reads a queue's messages in its own format only (a Java object stream it wrote); the body of a message
-     * another client published fails as a corrupt stream.
+     * another client published fails as a corrupt stream. Classic queues only: a quorum queue (RabbitMQ 3.x) puts a message
+     * handed back behind the others, where the read in the clear would not find it first.
      */
     @Override
-    public boolean readsOtherwise(Throwable failure) {
-        return failure instanceof RMQJMSException && Failures.causedBy(failure, StreamCorruptedException.class);
+    public boolean readsOtherwise(ConnectionSettings settings, Throwable failure) {
+        // A body shorter than a stream's header (an empty one, say) ends before it.
+        return failure instanceof RMQJMSException && !"quorum".equals(checkedOptions(settings.url()).get(QUEUE_TYPE))
+                && (Failures.causedBy(failure, StreamCorruptedException.class) || Failures.causedBy(failure, EOFException.class));
     }
 
     /**
@@ -264,7 +279,12 @@ public final class RabbitMqProvider implements BrokerProvider {
         }
     }
 
+    /** Whether the body is a Java object stream, as the client writes its own messages: as bytes, or as text (a JMSType of TextMessage). */
     private static boolean writtenByTheJmsClient(Message message) throws JMSException {
+        if (message instanceof TextMessage text) {
+            String body = text.getText();
+            return body != null && body.startsWith(OBJECT_STREAM_MAGIC_AS_TEXT);
+        }
         if (!(message instanceof BytesMessage bytes) || bytes.getBodyLength() < OBJECT_STREAM_MAGIC.length) {
             return false;
         }

@@ -3,6 +3,7 @@ package io.ferry.provider.rabbitmq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.StreamCorruptedException;
 import java.util.Map;
@@ -24,6 +25,9 @@ import io.ferry.core.provider.InvalidConnectionException;
 import io.ferry.core.provider.SilentNetwork;
 
 class RabbitMqProviderTest {
+
+    private static final ConnectionSettings CLASSIC = settings("amqp://127.0.0.1:5672/%2f");
+    private static final RMQJMSException NOT_ITS_FORMAT = new RMQJMSException(new StreamCorruptedException("invalid stream header: 706C6169"));
 
     private final RabbitMqProvider provider = new RabbitMqProvider();
 
@@ -50,11 +54,24 @@ class RabbitMqProviderTest {
      */
     @Test
     void onlyABodyNotInTheClientsFormatIsReadInTheClear() {
-        assertThat(provider.readsOtherwise(new RMQJMSException(new StreamCorruptedException("invalid stream header: 706C6169")))).isTrue();
-        assertThat(provider.readsOtherwise(new RMQJMSException(new IOException("connection reset")))).isFalse();
-        assertThat(provider.readsOtherwise(new RMQJMSException(new AlreadyClosedException(
+        assertThat(provider.readsOtherwise(CLASSIC, NOT_ITS_FORMAT)).isTrue();
+        assertThat(provider.readsOtherwise(CLASSIC, new RMQJMSException(new IOException("connection reset")))).isFalse();
+        assertThat(provider.readsOtherwise(CLASSIC, new RMQJMSException(new AlreadyClosedException(
                 new ShutdownSignalException(true, false, null, null))))).isFalse();
-        assertThat(provider.readsOtherwise(new JMSException("invalid stream header"))).isFalse();
+        assertThat(provider.readsOtherwise(CLASSIC, new JMSException("invalid stream header"))).isFalse();
+        assertThat(provider.readsOtherwise(CLASSIC, new RMQJMSException(new EOFException()))).as("a body shorter than a stream's header")
+                .isTrue();
+        assertThat(provider.readsOtherwise(settings("amqp://127.0.0.1:5672/%2f?queue_type=quorum"), NOT_ITS_FORMAT))
+                .as("from a quorum queue").isFalse();
+    }
+
+    /** A rollback that dropped what it hands back would lose every batch Ferry hands back (a target that did not take it). */
+    @Test
+    void aRollbackThatDropsWhatItHandsBackIsRefused() {
+        provider.check(withProperty("nackOnRollback", "false"));
+        assertThatThrownBy(() -> provider.check(withProperty("nackOnRollback", "true"))).isInstanceOf(InvalidConnectionException.class)
+                .hasMessageStartingWith("true would drop (or dead-letter) every message a rollback hands back")
+                .satisfies(e -> assertThat(((InvalidConnectionException) e).setting()).isEqualTo("properties.nackOnRollback"));
     }
 
     /** A silent broker fails the connection within seconds, and a connect gives up as soon, unless the URL says otherwise. */
@@ -126,5 +143,10 @@ class RabbitMqProviderTest {
 
     private static ConnectionSettings settings(String url) {
         return new ConnectionSettings("remote", RabbitMqProvider.NAME, url, "guest", "guest", null, Map.of(), true);
+    }
+
+    private static ConnectionSettings withProperty(String name, String value) {
+        return new ConnectionSettings("remote", RabbitMqProvider.NAME, "amqp://127.0.0.1:5672/%2f", "guest", "guest", null, Map.of(name, value),
+                true);
     }
 }
