@@ -25,8 +25,11 @@ public final class DestinationRefusal {
     /** The least time a refusal counts after the last one. */
     static final Duration LEAST_COUNTS_FOR = Duration.ofMinutes(1);
 
-    /** The refusals so far, since they started; replaced whole, so readers need no lock. */
-    private record Refusals(String reason, long attempts, long lastNanos) {
+    /**
+     * The refusals so far, since they started; replaced whole, so readers need no lock. {@code inUse}: the last came as the
+     * destination was used (a send or commit), after it opened fine, so an open says nothing of its end.
+     */
+    private record Refusals(String reason, long attempts, long lastNanos, boolean inUse) {
     }
 
     private final String broker;
@@ -88,19 +91,24 @@ public final class DestinationRefusal {
      */
     boolean refusedIf(JMSException failure) {
         if (failure instanceof DestinationRefusedException) {
-            refused(failure);
+            refused(failure, false);
             return true;
         }
         return false;
     }
 
+    /** The broker refused a send or commit to the destination, opened fine (a right it checks at each send). */
+    void refusedInUse(JMSException refusal) {
+        refused(refusal, true);
+    }
+
     /** The broker refused the destination once more. */
-    private synchronized void refused(JMSException refusal) {
+    private synchronized void refused(JMSException refusal, boolean inUse) {
         String explained = explanation.apply(refusal);
         String why = explained != null ? explained : Failures.message(refusal);
         long now = nanoTime.getAsLong();
         Refusals before = live(now);
-        Refusals after = new Refusals(why, before == null ? 1 : before.attempts() + 1, now);
+        Refusals after = new Refusals(why, before == null ? 1 : before.attempts() + 1, now, inUse);
         current = after;
         if (before == null) {
             LOG.warn("{} broker refuses {}: {}; the connection is fine, and the channel tries again with back-off", broker, destination, why);
@@ -111,18 +119,31 @@ public final class DestinationRefusal {
         }
     }
 
-    /** The broker took the destination: refusals, if there were any, are over. */
+    /** The broker took the destination in use (a send or commit): refusals, if there were any, are over. */
     void accepted() {
         if (current == null) {
             return; // the common case, read without the lock
         }
-        synchronized (this) {
-            Refusals live = live(nanoTime.getAsLong());
-            if (live != null) {
-                LOG.info("{} broker takes {} again, after {} refused attempt(s)", broker, destination, live.attempts());
-            }
-            current = null;
+        end(false);
+    }
+
+    /** The broker let the destination be opened: refusals of opening, if there were any, are over; of use, not yet. */
+    void opened() {
+        if (current == null) {
+            return;
         }
+        end(true);
+    }
+
+    private synchronized void end(boolean openedOnly) {
+        Refusals live = live(nanoTime.getAsLong());
+        if (live != null && openedOnly && live.inUse()) {
+            return;
+        }
+        if (live != null) {
+            LOG.info("{} broker takes {} again, after {} refused attempt(s)", broker, destination, live.attempts());
+        }
+        current = null;
     }
 
     /** Forgets the refusals without a word: the channel stopped, and a start tries afresh. */

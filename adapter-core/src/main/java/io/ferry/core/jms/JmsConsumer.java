@@ -291,9 +291,9 @@ public final class JmsConsumer implements Consumer {
             attempts.forget(id);
         } catch (JMSException | RuntimeException e) {
             JMSException failure = JmsFailures.asJms(e);
-            if (connection.provider().refusesDestination(failure) && !connection.lost(generation)) {
+            if (JmsFailures.refusedInUse(failure) && !connection.lost(generation)) {
                 // Refused as it is used (a user's right to send, checked at each send): the connection is fine.
-                errorQueueRefusal.refusedIf(new DestinationRefusedException(failure));
+                errorQueueRefusal.refusedInUse(failure);
                 throw new ConsumeException("move to " + errorQueue + " on " + connection.settings().name() + " refused: "
                         + Failures.message(failure), failure, true);
             }
@@ -304,8 +304,8 @@ public final class JmsConsumer implements Consumer {
     /** The error queue's producer; a broker that refuses the queue, its connection fine, is said so and keeps the connection. */
     private void openErrorProducer() throws ConsumeException {
         try {
-            // The refusals end with a message the broker takes there, not here: a broker may refuse only the sends.
             errorProducer = session.createProducer(connection.provider().destination(session, errorQueue, false));
+            errorQueueRefusal.opened(); // a refusal of its sends ends with a message the broker takes there
         } catch (JMSException | RuntimeException e) {
             JMSException failure = connection.openFailed(generation, e);
             boolean refused = errorQueueRefusal.refusedIf(failure);

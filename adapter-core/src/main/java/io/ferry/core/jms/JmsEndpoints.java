@@ -117,8 +117,9 @@ public final class JmsEndpoints implements MessageEndpoints {
     @Override
     public Producer openProducer() throws ProduceException {
         try {
-            // The refusals end with a commit the broker takes, not here: a broker may refuse only the sends (permissions).
-            return new PtpProducer(target, targetDestination, translator, targetRefusal);
+            PtpProducer producer = new PtpProducer(target, targetDestination, translator, targetRefusal);
+            targetRefusal.opened(); // a refusal of its sends (a right checked at each send) ends with a commit the broker takes
+            return producer;
         } catch (JMSException e) {
             boolean refused = targetRefusal.refusedIf(e);
             throw new ProduceException("cannot produce to " + targetDestination + " on " + target.settings() + ": " + Failures.message(e), e,

@@ -85,6 +85,9 @@ public final class PtpProducer implements Producer {
         try {
             int mode = message.persistent() ? DeliveryMode.PERSISTENT : DeliveryMode.NON_PERSISTENT;
             producer.send(jms, mode, message.priority(), JmsMessageTranslator.timeToLive(message, System.currentTimeMillis()));
+            if (!transacted && message.persistent()) {
+                refusal.accepted(); // confirmed: taken (a non-persistent send may not wait for the broker's answer)
+            }
         } catch (JMSException | RuntimeException e) {
             // Some clients check what they can carry only while encoding the send (RabbitMQ's: a property name over
             // 255 bytes, a string over 64 KiB); that refuses this one message, not the connection.
@@ -135,8 +138,7 @@ public final class PtpProducer implements Producer {
     @Profiled(tag = ProfilingTags.COMMIT)
     public void commit() throws ProduceException {
         if (!transacted) {
-            refusal.accepted();
-            return; // every send was confirmed when it returned
+            return; // every send was confirmed when it returned (a persistent one: produce)
         }
         try {
             provider.commit(session);
@@ -155,9 +157,9 @@ public final class PtpProducer implements Producer {
      */
     private ProduceException failed(String what, Exception e) {
         JMSException failure = JmsFailures.asJms(e);
-        if (provider.refusesDestination(failure) && !connection.lost(generation)) {
+        if (JmsFailures.refusedInUse(failure) && !connection.lost(generation)) {
             // Refused as it is used (Artemis checks a user's right to send at each send, and fails the commit): no loss.
-            refusal.refusedIf(new DestinationRefusedException(failure));
+            refusal.refusedInUse(failure);
             return new ProduceException(what + " " + connection.settings().name() + " refused: " + Failures.message(failure), failure,
                     ProduceException.Failure.REFUSED);
         }

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
 
 import org.junit.jupiter.api.Test;
 
@@ -64,6 +65,22 @@ class DestinationRefusalTest {
         refusal.refusedIf(REFUSAL);
         refusal.clear();
         assertThat(refusal.attempts()).isZero();
+    }
+
+    /** A refusal of opening ends with an open that succeeds; one of use (a send or commit, opened fine) only with use that succeeds. */
+    @Test
+    void anOpenEndsARefusalOfOpeningButNotOneOfUse() {
+        DestinationRefusal refusal = refusal(Duration.ofMinutes(1));
+        refusal.refusedIf(REFUSAL);
+        refusal.opened();
+        assertThat(refusal.reason()).as("refused at open, then opened").isNull();
+
+        refusal.refusedInUse(new JMSSecurityException("AMQ229032: User: ferry does not have permission='SEND' on address orders"));
+        refusal.opened();
+        assertThat(refusal.reason()).as("refused in use, then opened").contains("permission='SEND'");
+        assertThat(refusal.attempts()).isEqualTo(1);
+        refusal.accepted();
+        assertThat(refusal.reason()).as("refused in use, then taken").isNull();
     }
 
     @Test

@@ -251,6 +251,7 @@ public final class RabbitMqProvider implements BrokerProvider {
     public boolean readsOtherwise(ConnectionSettings settings, Throwable failure) {
         // A body shorter than a stream's header (an empty one, say) ends before it.
         return failure instanceof RMQJMSException && !"quorum".equals(checkedOptions(settings.url()).get(QUEUE_TYPE))
+                && Failures.find(failure, ShutdownSignalException.class) == null // a connection's end may come as an EOF too
                 && (Failures.causedBy(failure, StreamCorruptedException.class) || Failures.causedBy(failure, EOFException.class));
     }
 

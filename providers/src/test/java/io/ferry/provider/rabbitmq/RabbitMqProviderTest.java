@@ -61,6 +61,9 @@ class RabbitMqProviderTest {
         assertThat(provider.readsOtherwise(CLASSIC, new JMSException("invalid stream header"))).isFalse();
         assertThat(provider.readsOtherwise(CLASSIC, new RMQJMSException(new EOFException()))).as("a body shorter than a stream's header")
                 .isTrue();
+        EOFException connectionEnded = new EOFException();
+        connectionEnded.initCause(new ShutdownSignalException(true, false, null, null));
+        assertThat(provider.readsOtherwise(CLASSIC, new RMQJMSException(connectionEnded))).as("a connection's end").isFalse();
         assertThat(provider.readsOtherwise(settings("amqp://127.0.0.1:5672/%2f?queue_type=quorum"), NOT_ITS_FORMAT))
                 .as("from a quorum queue").isFalse();
     }
