@@ -169,7 +169,7 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
                         id(), drainTimeout);
                 thread.interrupt();
                 if (pool != null) {
-                    pool.interrupt(); // the pool's threads too, should a service on the worker's swallow its interrupt
+                    pool.interrupt(); // the pool's threads too, should a service on the worker's thread swallow its interrupt
                 }
                 // Its services and pool close next: not under a worker still using them.
                 if (!worker.awaitStopped(INTERRUPTED_WORKER_GRACE)) {

@@ -115,7 +115,8 @@ public final class JmsConsumer implements Consumer {
     /**
      * A message the client received but cannot read, read the provider's other way (RabbitMQ: one a client other than its
      * JMS client published): alone in its transaction only, so that handing it back hands back nothing else. Met within a
-     * batch, it rejects the batch, whose messages are then taken one at a time (and this one alone); null: none to read yet.
+     * batch, it rejects the batch, whose messages are then taken one at a time (and this one alone); null: nothing read so
+     * this time (the next receive goes on).
      */
     private Message readOtherwise(Exception failure) throws ConsumeException, UntranslatableMessageException {
         if (source.topic() || connection.lost(generation) || !connection.provider().readsOtherwise(connection.settings(), failure)) {

@@ -151,9 +151,10 @@ public final class PtpProducer implements Producer {
     }
 
     /**
-     * A full destination is the target saying "not now", its connection fine (unless the client closed the producer
-     * or session over it: that is no longer "full"); a send the stop interrupted (held by a target that blocks its
-     * producers) is no fault of the connection either. Only other failures give the connection up.
+     * A destination refused as it is used (the user's right to send) and a full destination are the target saying "no" and
+     * "not now", its connection fine (unless the client closed the producer or session over it: that is no longer "full");
+     * a send the stop interrupted (held by a target that blocks its producers) is no fault of the connection either. Only
+     * other failures give the connection up.
      */
     private ProduceException failed(String what, Exception e) {
         JMSException failure = JmsFailures.asJms(e);
