@@ -292,7 +292,7 @@ public final class JmsConsumer implements Consumer {
             attempts.forget(id);
         } catch (JMSException | RuntimeException e) {
             JMSException failure = JmsFailures.asJms(e);
-            if (JmsFailures.refusedInUse(failure) && !connection.lost(generation)) {
+            if (connection.refusedInUse(generation, failure)) {
                 // Refused as it is used (a user's right to send, checked at each send): the connection is fine.
                 errorQueueRefusal.refusedInUse(failure);
                 throw new ConsumeException("move to " + errorQueue + " on " + connection.settings().name() + " refused: "

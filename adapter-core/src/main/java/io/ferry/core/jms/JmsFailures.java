@@ -2,9 +2,7 @@ package io.ferry.core.jms;
 
 import java.io.UTFDataFormatException;
 
-import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.JMSException;
-import jakarta.jms.JMSSecurityException;
 import jakarta.jms.MessageFormatException;
 
 import io.ferry.core.provider.Failures;
@@ -27,16 +25,6 @@ final class JmsFailures {
     static boolean refusesTheMessage(Exception failure) {
         return failure instanceof IllegalArgumentException || failure instanceof MessageFormatException
                 || Failures.causedBy(failure, UTFDataFormatException.class);
-    }
-
-    /**
-     * Whether a send or commit failed because the broker refuses the destination as it is used, the producer opened fine:
-     * the user may not send there ({@link JMSSecurityException}; Artemis checks that right at each send and fails the
-     * commit) or it is gone ({@link InvalidDestinationException}). JMS's own words only: a provider's wider reading of a
-     * closed channel (RabbitMQ's PRECONDITION_FAILED) may mean one message the broker would not take.
-     */
-    static boolean refusedInUse(Exception failure) {
-        return Failures.causedBy(failure, JMSSecurityException.class) || Failures.causedBy(failure, InvalidDestinationException.class);
     }
 
     /**

@@ -158,7 +158,7 @@ public final class PtpProducer implements Producer {
      */
     private ProduceException failed(String what, Exception e) {
         JMSException failure = JmsFailures.asJms(e);
-        if (JmsFailures.refusedInUse(failure) && !connection.lost(generation)) {
+        if (connection.refusedInUse(generation, failure)) {
             // Refused as it is used (Artemis checks a user's right to send at each send, and fails the commit): no loss.
             refusal.refusedInUse(failure);
             return new ProduceException(what + " " + connection.settings().name() + " refused: " + Failures.message(failure), failure,

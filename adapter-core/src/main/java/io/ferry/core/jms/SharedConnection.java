@@ -221,6 +221,16 @@ public final class SharedConnection implements AutoCloseable {
     }
 
     /**
+     * Whether a send or commit on a session of that generation failed because the broker refuses the destination as it is
+     * used, the producer opened fine and the connection still up: the user may not send there (Artemis checks that right
+     * at each send and fails the commit) or it is gone. JMS's own words only: a provider's wider reading of a closed
+     * channel (RabbitMQ's PRECONDITION_FAILED) may mean one message the broker would not take.
+     */
+    boolean refusedInUse(long sessionGeneration, JMSException failure) {
+        return Failures.refusesDestinationInJmsWords(failure) && !lost(sessionGeneration);
+    }
+
+    /**
      * Opening a consumer or producer on a session of that generation failed. The broker refusing its destination (the
      * provider tells), the connection still up, is no loss: the answer is a {@link DestinationRefusedException} and the
      * connection stays, with every other session on it. Any other failure counts as {@link #reportFailure}.

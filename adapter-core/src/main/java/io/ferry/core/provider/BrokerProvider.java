@@ -128,7 +128,7 @@ public interface BrokerProvider {
      * demand) and {@link JMSSecurityException} (the user may not use it); a client that says so otherwise adds its way.
      */
     default boolean refusesDestination(Throwable failure) {
-        return Failures.causedBy(failure, InvalidDestinationException.class) || Failures.causedBy(failure, JMSSecurityException.class);
+        return Failures.refusesDestinationInJmsWords(failure);
     }
 
     /**

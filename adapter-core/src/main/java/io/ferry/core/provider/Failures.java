@@ -8,12 +8,22 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 
+import jakarta.jms.InvalidDestinationException;
 import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
 
 /** What a client's failure was caused by, through its causes and a JMS exception's linked exception alike. */
 public final class Failures {
 
     private Failures() {
+    }
+
+    /**
+     * Whether JMS's own words say the broker refuses a destination: it does not exist and is not created on demand
+     * ({@link InvalidDestinationException}), or the user may not use it ({@link JMSSecurityException}).
+     */
+    public static boolean refusesDestinationInJmsWords(Throwable failure) {
+        return causedBy(failure, InvalidDestinationException.class) || causedBy(failure, JMSSecurityException.class);
     }
 
     /** Whether {@code failure} or anything it wraps is a {@code type}. */
