@@ -179,7 +179,7 @@ public final class PerfCommand implements Callable<Integer> {
         int warmupMostMessages = warmupMax != null ? warmupMax : WARMUP_MAX_FACTOR * warmupMessages;
         require(warmupMostMessages >= warmupMessages, "--warmup-max must not be less than --warmup (" + warmupMessages + ")");
         require(runs > 0, "--runs must be positive");
-        require(poolSize > 0, "--pool-size must be positive");
+        FerryCase.poolSize("--pool-size", poolSize);
         require(batchSize > 0, "--batch-size must be positive");
         require(batchLinger == null || batchLinger.isZero() || batchLinger.compareTo(Duration.ofMillis(1)) >= 0
                 && batchLinger.compareTo(ADAPTER_BATCH_TIME) <= 0, "--batch-linger must be 0ms, or 1ms to the adapter's batch-time ("
@@ -249,12 +249,13 @@ public final class PerfCommand implements Callable<Integer> {
         require(sweep.startsWith(prefix), "--sweep takes pool-size=1,2,4,8");
         List<Integer> sizes = new ArrayList<>();
         for (String size : sweep.substring(prefix.length()).split(",")) {
+            int parsed;
             try {
-                sizes.add(Integer.parseInt(size.trim()));
+                parsed = Integer.parseInt(size.trim());
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("--sweep: '" + size + "' is not a pool size");
             }
-            require(sizes.get(sizes.size() - 1) > 0, "--sweep: pool sizes must be positive");
+            sizes.add(FerryCase.poolSize("--sweep: a pool size", parsed));
         }
         return sizes;
     }

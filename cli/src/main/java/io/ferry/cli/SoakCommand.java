@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import io.ferry.perf.PerfCase.FerryCase;
 import io.ferry.perf.soak.SoakReport;
 import io.ferry.perf.soak.SoakRun;
 import io.ferry.perf.soak.SoakSettings;
@@ -96,9 +97,7 @@ public final class SoakCommand implements Callable<Integer> {
     }
 
     SoakSettings settings() {
-        if (poolSize <= 0) {
-            throw new IllegalArgumentException("--pool-size must be positive");
-        }
+        FerryCase.poolSize("--pool-size", poolSize);
         boolean persistent = switch (delivery) {
             case "persistent" -> true;
             case "non-persistent" -> false;

@@ -130,6 +130,10 @@ class FerryCommandLineTest {
             --latency-messages=0         | ferry perf: --latency-messages must be positive
             --latency-side-by-side --latency-rate=0 | ferry perf: --latency-side-by-side needs a --latency-rate above 0
             --sweep=pool-size=1,x        | ferry perf: --sweep: 'x' is not a pool size
+            --sweep=pool-size=1,0        | ferry perf: --sweep: a pool size must be 1 to 1000, not 0
+            --pool-size=0                | ferry perf: --pool-size must be 1 to 1000, not 0
+            --pool-size=2000             | ferry perf: --pool-size must be 1 to 1000, not 2000
+            --cases=standard-events-on-batch-99999999999 | ferry perf: case 'standard-events-on-batch-99999999999': the batch size must be at most 2147483647
             --sweep=threads=4            | ferry perf: --sweep takes pool-size=1,2,4,8
             --sweep=pool-size=1,8        | ferry perf: --sweep needs --service-delay: a pooling workflow without services runs no pool
             --service-delay=0ms          | ferry perf: --service-delay must be positive

@@ -51,6 +51,7 @@ class SoakCommandTest {
             --case=standard-events-maybe     | ferry soak: --case: unknown case 'standard-events-maybe' (known: standard-events-on, standard-events-off, pooling-events-on, pooling-events-off, no-bridge, core-bridge, jms-bridge-batch-1, jms-bridge-batch-100, camel, camel-2-consumers-cached; a Ferry case may end in -batch-N)
             --config-dir=nowhere             | ferry soak: nowhere/local-broker.xml not found (run from the project's root, or give --config-dir)
             --sender-threads=0               | ferry soak: --sender-threads must be positive
+            --pool-size=1001                 | ferry soak: --pool-size must be 1 to 1000, not 1001
             --no-such-option                 | ferry soak: Unknown option: '--no-such-option'
             """)
     void badInputIsOneLineAndExitCodeTwo(String arguments, String message) {

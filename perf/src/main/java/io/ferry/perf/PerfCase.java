@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.ferry.workflow.PoolingWorkflow;
 import io.ferry.workflow.WorkflowType;
 
 /**
@@ -134,6 +135,14 @@ public sealed interface PerfCase {
             return true;
         }
 
+        /** {@code size} if the adapter takes it as a pool size, else refused in the words of the option that gave it. */
+        public static int poolSize(String option, int size) {
+            if (size < 1 || size > PoolingWorkflow.MAX_POOL_SIZE) {
+                throw new IllegalArgumentException(option + " must be 1 to " + PoolingWorkflow.MAX_POOL_SIZE + ", not " + size);
+            }
+            return size;
+        }
+
         public FerryCase withPoolSize(int size) {
             return new FerryCase(workflow, sendEvents, size, batchSize);
         }
@@ -174,9 +183,16 @@ public sealed interface PerfCase {
             throw new IllegalArgumentException("unknown case '" + name + "' (known: " + String.join(", ", known)
                     + "; a Ferry case may end in -batch-N)");
         }
-        int batchSize = ferry.group(3) == null ? 0 : Integer.parseInt(ferry.group(3));
-        if (ferry.group(3) != null && batchSize < 1) {
-            throw new IllegalArgumentException("case '" + name + "': the batch size must be positive");
+        int batchSize = 0;
+        if (ferry.group(3) != null) {
+            try {
+                batchSize = Integer.parseInt(ferry.group(3));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("case '" + name + "': the batch size must be at most " + Integer.MAX_VALUE);
+            }
+            if (batchSize < 1) {
+                throw new IllegalArgumentException("case '" + name + "': the batch size must be positive");
+            }
         }
         WorkflowType workflow = WorkflowType.ofConfigName(ferry.group(1)).orElseThrow();
         return new FerryCase(workflow, ferry.group(2).equals("on"), workflow == WorkflowType.STANDARD ? 1 : poolSize, batchSize);

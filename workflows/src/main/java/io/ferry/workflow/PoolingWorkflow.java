@@ -26,6 +26,8 @@ import io.ferry.core.event.LifecycleEventSink;
 public final class PoolingWorkflow extends AbstractWorkflow {
 
     public static final int DEFAULT_POOL_SIZE = 10;
+    /** The most threads a pool may have: the configuration, the perf run and the soak refuse more. */
+    public static final int MAX_POOL_SIZE = 1000;
 
     public PoolingWorkflow(WorkflowSettings settings, int poolSize, List<Service> services, MessageEndpoints endpoints,
                            LifecycleEventSink events) {

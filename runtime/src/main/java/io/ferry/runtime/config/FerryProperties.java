@@ -17,6 +17,7 @@ import org.springframework.boot.context.properties.bind.Name;
 
 import io.ferry.core.provider.ConnectionSettings;
 
+import io.ferry.workflow.PoolingWorkflow;
 import io.ferry.workflow.WorkflowSettings;
 import io.ferry.workflow.WorkflowType;
 
@@ -135,7 +136,7 @@ public record FerryProperties(
     public record Workflow(
             @DefaultValue("standard") WorkflowType type,
             String id,
-            @DefaultValue("10") @Min(1) @Max(1000) int poolSize,
+            @DefaultValue("" + PoolingWorkflow.DEFAULT_POOL_SIZE) @Min(1) @Max(PoolingWorkflow.MAX_POOL_SIZE) int poolSize,
             @DefaultValue("true") boolean sendEvents,
             @DefaultValue("3") @Min(1) int maxAttempts,
             @DefaultValue("" + WorkflowSettings.DEFAULT_BATCH_SIZE) @Min(1) int batchSize,
