@@ -41,6 +41,24 @@ final class LoadgenCommand implements Runnable {
     }
 
     /** Writes a report's JSON, making the folder if needed. */
+    /** Refuses, before a run, a {@code --json} file that could not be written at its end (null: none asked for). */
+    static void checkJson(Path file) {
+        if (file == null) {
+            return;
+        }
+        Path folder = file.toAbsolutePath().getParent();
+        try {
+            if (folder != null) {
+                Files.createDirectories(folder);
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--json: cannot write " + file + ": " + e.getMessage());
+        }
+        if (Files.isDirectory(file) || folder != null && !Files.isWritable(folder) || Files.exists(file) && !Files.isWritable(file)) {
+            throw new IllegalArgumentException("--json: cannot write " + file + (Files.isDirectory(file) ? ": it is a directory" : ""));
+        }
+    }
+
     static void writeJson(Path file, String json) {
         try {
             Path folder = file.toAbsolutePath().getParent();

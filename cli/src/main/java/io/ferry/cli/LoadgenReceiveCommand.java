@@ -49,8 +49,13 @@ final class LoadgenReceiveCommand implements Callable<Integer> {
     long expected;
 
     @Option(names = "--idle-timeout", defaultValue = "10s", converter = DurationConverter.class,
-            description = "stop when nothing arrived for this long")
+            description = "stop when nothing of the run arrived for this long")
     Duration idleTimeout;
+
+    @Option(names = "--settle", defaultValue = "2s", converter = DurationConverter.class,
+            description = "once the expected messages arrived, go on until nothing of the run arrived for this long, so that late "
+                    + "copies count as duplicates; 0 stops at once")
+    Duration settle;
 
     @Option(names = "--json", description = "also write the report as JSON to this file")
     Path json;
@@ -59,7 +64,8 @@ final class LoadgenReceiveCommand implements Callable<Integer> {
     public Integer call() {
         SinkSettings settings;
         try {
-            settings = new SinkSettings(broker.settings(url), queue, expected, idleTimeout, runId);
+            settings = new SinkSettings(broker.settings(url), queue, expected, idleTimeout, runId, settle);
+            LoadgenCommand.checkJson(json);
         } catch (IllegalArgumentException e) {
             return LoadgenCommand.fail(spec, LoadgenCommand.EXIT_BAD_INPUT, e.getMessage());
         }
@@ -71,7 +77,7 @@ final class LoadgenReceiveCommand implements Callable<Integer> {
             if (json != null) {
                 LoadgenCommand.writeJson(json, new LoadReportJson().receive(settings, report));
             }
-            return LoadgenReport.delivered(report.delivery()) ? LoadgenCommand.EXIT_CLEAN : LoadgenCommand.EXIT_UNDELIVERED;
+            return report.clean() ? LoadgenCommand.EXIT_CLEAN : LoadgenCommand.EXIT_UNDELIVERED;
         } catch (IllegalArgumentException e) {
             progress.finish();
             return LoadgenCommand.fail(spec, LoadgenCommand.EXIT_BAD_INPUT, e.getMessage());

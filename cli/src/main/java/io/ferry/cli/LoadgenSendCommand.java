@@ -93,6 +93,7 @@ final class LoadgenSendCommand implements Callable<Integer> {
         SendSettings settings;
         try {
             settings = settings();
+            LoadgenCommand.checkJson(json);
         } catch (IllegalArgumentException e) {
             return LoadgenCommand.fail(spec, LoadgenCommand.EXIT_BAD_INPUT, e.getMessage());
         }
@@ -117,6 +118,9 @@ final class LoadgenSendCommand implements Callable<Integer> {
     SendSettings settings() {
         if (persistent && nonPersistent) {
             throw new IllegalArgumentException("choose one of --persistent and --non-persistent");
+        }
+        if (ttl.compareTo(Duration.ofMillis(1)) < 0 && !ttl.isZero() && !ttl.isNegative()) {
+            throw new IllegalArgumentException("--ttl must be 0 (never expires) or at least 1ms: JMS counts it in milliseconds");
         }
         return new SendSettings(broker.settings(url), queue, threads, messages, content(), type, !nonPersistent,
                 ttl.toMillis(), priority, pause, rate, runId, transactionSize);

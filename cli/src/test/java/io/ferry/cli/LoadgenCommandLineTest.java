@@ -133,6 +133,79 @@ class LoadgenCommandLineTest {
         assertThat(receive.out()).contains("  delivered   10" + NL, "  missing     2" + NL, "  result      NOT CLEAN" + NL);
     }
 
+    /** A copy arriving after the last new message counts: the receiver goes on for --settle once the expected ones arrived. */
+    @Test
+    void copiesArrivingAfterTheExpectedMessagesAreDuplicates() {
+        for (int copy = 0; copy < 2; copy++) { // the same run sent twice: each message arrives, then its copy
+            assertThat(run("loadgen", "send", "--url", broker.url(), "--queue", "copies", "--messages", "20", "--size", "10",
+                    "--run-id", "copied-run").exitCode()).isZero();
+        }
+        CommandRun receive = run("loadgen", "receive", "--url", broker.url(), "--queue", "copies", "--run-id", "copied-run",
+                "--expected", "20", "--idle-timeout", "2s", "--settle", "500ms");
+
+        assertThat(receive.exitCode()).as(receive.out()).isEqualTo(1);
+        assertThat(receive.out()).contains("  received    40" + NL, "  delivered   20" + NL, "  duplicated  20" + NL,
+                "  result      NOT CLEAN" + NL);
+    }
+
+    /** Without --expected, a run of which nothing arrived is no clean delivery: the bridge may be down, or the queue wrong. */
+    @Test
+    void nothingArrivingWithoutAnExpectedCountIsNotClean() {
+        CommandRun receive = run("loadgen", "receive", "--url", broker.url(), "--queue", "never-fed", "--idle-timeout", "300ms");
+
+        assertThat(receive.exitCode()).isEqualTo(1);
+        assertThat(receive.out()).contains("  expected    not given" + NL, "  received    0" + NL,
+                "  result      NOT CLEAN (no message of the run arrived)" + NL);
+    }
+
+    /** A message that is none of the run's (no load properties) is reported, and the run is not clean: printed, JSON and exit code agree. */
+    @Test
+    void anUnexpectedMessageMakesTheRunNotClean() throws Exception {
+        Path receiveJson = dir.resolve("reports/unexpected.json");
+        assertThat(run("loadgen", "send", "--url", broker.url(), "--queue", "mixed", "--messages", "10", "--size", "10").exitCode()).isZero();
+        try (jakarta.jms.Connection connection = new org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory(broker.url()).createConnection()) {
+            jakarta.jms.Session session = connection.createSession(false, jakarta.jms.Session.AUTO_ACKNOWLEDGE);
+            session.createProducer(session.createQueue("mixed")).send(session.createTextMessage("not a load message"));
+        }
+        CommandRun receive = run("loadgen", "receive", "--url", broker.url(), "--queue", "mixed", "--expected", "10", "--idle-timeout", "2s",
+                "--settle", "500ms", "--json", receiveJson.toString());
+
+        assertThat(receive.exitCode()).as(receive.out()).isEqualTo(1);
+        assertThat(receive.out()).contains("  delivered   10" + NL, "  unexpected  1" + NL, "  result      NOT CLEAN" + NL);
+        assertThat(new LoadReportJson().parseReceive(Files.readString(receiveJson)).clean()).isFalse();
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', textBlock = """
+            send --ttl 500us                                | ferry loadgen send: --ttl must be 0 (never expires) or at least 1ms: JMS counts it in milliseconds
+            send --transaction-size 10 --no-transactions    | ferry loadgen send: --transaction-size 10 needs local transactions, which --no-transactions turns off
+            send --rate 0.0000000001                        | ferry loadgen send: --rate 1.0E-10 is too slow for 10000 messages: the run would last longer than 292 years
+            receive --settle -1s                            | ferry loadgen receive: Invalid value for option '--settle': '-1s' is not a duration; write it like 500ms, 10s or 2m
+            """)
+    void badLoadOptionsAreOneLineAndExitCodeTwo(String arguments, String message) {
+        CommandRun result = run(("loadgen " + arguments + " --url " + broker.url()).split(" "));
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo(message + NL);
+        assertThat(result.out()).isEmpty();
+    }
+
+    @Test
+    void aPayloadTheHeapCannotHoldIsOneLineAndExitCodeTwo() {
+        CommandRun result = run("loadgen", "send", "--url", broker.url(), "--size", "2000000000", "--threads", "8");
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).startsWith("ferry loadgen send: --size 2000000000 with 8 thread(s) needs about 89.4 GiB of heap for payloads"
+                + " and messages, more than this JVM's ").endsWith(" GiB: send smaller messages or use fewer threads (or give the JVM more,"
+                + " -Xmx in FERRY_JAVA_OPTS)" + NL);
+    }
+
+    @Test
+    void aJsonFileThatCannotBeWrittenIsRefusedBeforeTheRun() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("a-folder.json"));
+        CommandRun result = run("loadgen", "receive", "--url", broker.url(), "--queue", "never-read", "--json", folder.toString());
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo("ferry loadgen receive: --json: cannot write " + folder + ": it is a directory" + NL);
+    }
+
     @Test
     void theProviderOptionsReachTheBrokerThroughAnotherClient() {
         String amqpUrl = broker.url().replace("tcp://", "amqp://");   // the acceptor takes CORE and AMQP
@@ -145,8 +218,9 @@ class LoadgenCommandLineTest {
         assertThat(send.exitCode()).as(send.err()).isZero();
         assertThat(send.out()).startsWith("ferry loadgen send: run amqp-run, queue over-amqp at " + amqpUrl);
         assertThat(receive.exitCode()).as(receive.err()).isZero();
-        assertThat(receive.out()).startsWith("ferry loadgen receive: run amqp-run, queue over-amqp at "
-                + "org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory, brokerURL=" + broker.url());
+        // The report follows the progress lines (printed while the receiver settles).
+        assertThat(receive.out()).contains(NL + "ferry loadgen receive: run amqp-run, queue over-amqp at "
+                + "org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory, brokerURL=" + broker.url() + NL);
         assertThat(receive.out()).contains("  delivered   50" + NL, "  duplicated  0" + NL, "  corrupted   0" + NL,
                 "  result      clean" + NL);
     }

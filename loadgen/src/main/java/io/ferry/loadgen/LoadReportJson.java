@@ -36,7 +36,7 @@ public final class LoadReportJson {
         DeliveryReport delivery = report.delivery();
         return write(new ReceiveJson(settings.runId(), settings.broker().maskedUrl(), settings.queue(), delivery.expected(),
                 delivery.received(), delivery.delivered(), delivery.missing(), delivery.duplicated(), delivery.corrupted(),
-                delivery.unexpected(), report.foreign(), delivery.clean(), millis(report.elapsed().toNanos()),
+                delivery.unexpected(), report.foreign(), report.clean(), millis(report.elapsed().toNanos()),
                 report.ratePerSecond(), report.latency()));
     }
 

@@ -10,8 +10,8 @@ import jakarta.jms.Session;
 
 /**
  * Consumes a run's messages and accounts for them: exactly once and intact ({@link DeliveryReport}),
- * end-to-end latency, throughput. It stops when every expected message has arrived intact, or when
- * nothing arrived for the idle timeout.
+ * end-to-end latency, throughput. It stops when every expected message has arrived intact (and, when
+ * asked, nothing more of the run arrived for a while after), or when nothing of the run arrived for the idle timeout.
  *
  * <p>It consumes in local transactions of up to {@value #COMMIT_BATCH} messages, committed early
  * whenever the queue runs dry: far quicker than acknowledging each message, and a message leaves the
@@ -45,7 +45,7 @@ public final class LoadSink {
             Session session = broker.batchSession();
             MessageConsumer consumer = session.createConsumer(session.createQueue(settings.queue()));
             broker.connection().start();
-            ArrivalSpan span = receive(broker, session, consumer, accounting, expected, settings.idleTimeout());
+            ArrivalSpan span = receive(broker, session, consumer, accounting, expected, settings.idleTimeout(), settings.settle());
             SinkReport report = new SinkReport(accounting.report(expected), LatencySummary.of(accounting.latencyMicros()),
                     accounting.runArrivals(), span.elapsed(), LoadSender.perSecond(accounting.runArrivals(), span.elapsed()),
                     accounting.latencyMicros(), accounting.foreign());
@@ -68,15 +68,28 @@ public final class LoadSink {
         return sum;
     }
 
+    /**
+     * Receives until every expected message arrived and then nothing more of the run for {@code settle}, or until nothing of
+     * the run arrived for {@code idleTimeout}: other runs' messages, consumed too, keep neither going.
+     */
     private static ArrivalSpan receive(BrokerConnection broker, Session session, MessageConsumer consumer, SinkAccounting accounting,
-                                       long expected, Duration idleTimeout) throws JMSException {
+                                       long expected, Duration idleTimeout, Duration settle) throws JMSException {
         long idleNanos = idleTimeout.toNanos();
-        long pollMillis = Math.max(1, Math.min(MAX_POLL_MILLIS, idleTimeout.toMillis()));
+        long settleNanos = settle.toNanos();
+        long pollMillis = Math.max(1, Math.min(MAX_POLL_MILLIS, settle.isZero() ? idleTimeout.toMillis() : Math.min(idleTimeout.toMillis(), settle.toMillis())));
         long lastActivity = System.nanoTime();
         ArrivalSpan span = new ArrivalSpan();
+        boolean settling = false;
         int uncommitted = 0;
         Message last = null;
-        while (expected == 0 || accounting.delivered() < expected) {
+        while (true) {
+            if (!settling && expected > 0 && accounting.delivered() >= expected) {
+                if (settleNanos == 0) {
+                    break;
+                }
+                settling = true; // copies arriving from here on count as duplicates, not in the run's span
+                lastActivity = System.nanoTime();
+            }
             Message message = consumer.receive(pollMillis);
             long now = System.nanoTime();
             if (message == null) {
@@ -84,15 +97,17 @@ public final class LoadSink {
                     broker.complete(session, last);
                     uncommitted = 0;
                 }
-                if (now - lastActivity >= idleNanos) {
+                if (now - lastActivity >= (settling ? settleNanos : idleNanos)) {
                     break;
                 }
                 continue;
             }
-            lastActivity = now;
             last = message;
             if (accounting.record(message, EpochMicros.now())) {
-                span.arrivalAt(now);
+                lastActivity = now;
+                if (!settling) {
+                    span.arrivalAt(now);
+                }
             }
             if (++uncommitted >= COMMIT_BATCH) {
                 broker.complete(session, last);

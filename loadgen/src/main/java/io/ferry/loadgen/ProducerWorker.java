@@ -62,7 +62,7 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
             producer.setTimeToLive(settings.timeToLiveMillis());
             producer.setPriority(settings.priority());
             return new ProducerWorker(connection, session, producer, settings, index, payloads);
-        } catch (JMSException e) {
+        } catch (JMSException | RuntimeException e) {
             closeQuietly(connection);
             throw new LoadException("cannot create a producer on queue '" + settings.queue() + "' at " + settings.broker().location()
                     + ": " + e.getMessage(), e);
@@ -100,12 +100,13 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
                     sentCounter.add(uncommitted);
                     uncommitted = 0;
                 }
-                if (pauseNanos > 0) {
+                if (pauseNanos > 0 && seq + 1 < count) {
                     TimeUnit.NANOSECONDS.sleep(pauseNanos);
                 }
             }
             return sent;
-        } catch (JMSException e) {
+        } catch (JMSException | RuntimeException e) {
+            // Any failure stops the other producers: a provider may fail a send with a runtime exception of its own.
             abort.set(true);
             throw new LoadException("send failed on producer " + producerId + " after " + sent + " messages: " + e.getMessage(), e);
         } catch (InterruptedException e) {

@@ -30,6 +30,7 @@ public record SendSettings(ConnectionSettings broker, String queue, int threads,
                            Duration pause, double ratePerSecond, String runId, int transactionSize) {
 
     public static final int DEFAULT_PRIORITY = 4;
+    private static final double GIB = 1024.0 * 1024 * 1024;
 
     /** Each message sent on its own, no transactions. */
     public SendSettings(ConnectionSettings broker, String queue, int threads, long messages,
@@ -53,6 +54,9 @@ public record SendSettings(ConnectionSettings broker, String queue, int threads,
         if (content == null) {
             throw new IllegalArgumentException("content must be given (--size, --text or --files)");
         }
+        if (content instanceof Content.RandomBytes random) {
+            requireHeapFor(random.size(), threads);
+        }
         Objects.requireNonNull(kind, "kind");
         if (timeToLiveMillis < 0) {
             throw new IllegalArgumentException("--ttl must not be negative, got " + timeToLiveMillis + " ms");
@@ -66,10 +70,32 @@ public record SendSettings(ConnectionSettings broker, String queue, int threads,
         if (!(ratePerSecond >= 0) || Double.isInfinite(ratePerSecond)) {
             throw new IllegalArgumentException("--rate must be 0 (unlimited) or a positive number, got " + ratePerSecond);
         }
+        if (ratePerSecond > 0 && messages / ratePerSecond * 1e9 >= Long.MAX_VALUE) {
+            throw new IllegalArgumentException("--rate " + ratePerSecond + " is too slow for " + messages + " messages: the run would last"
+                    + " longer than 292 years");
+        }
         if (transactionSize < 1) {
             throw new IllegalArgumentException("--transaction-size must be at least 1, got " + transactionSize);
         }
+        if (transactionSize > 1 && !broker.transacted()) {
+            throw new IllegalArgumentException("--transaction-size " + transactionSize + " needs local transactions, which "
+                    + "--no-transactions turns off");
+        }
         runId = runId == null || runId.isBlank() ? newRunId() : runId;
+    }
+
+    /**
+     * Refuses random payloads the heap cannot hold: each producer keeps {@value Payloads#RANDOM_VARIANTS} of them and
+     * builds a message of one at a time, which its client may copy.
+     */
+    private static void requireHeapFor(int size, int threads) {
+        long needed = (long) size * threads * (Payloads.RANDOM_VARIANTS + 2);
+        long heap = Runtime.getRuntime().maxMemory();
+        if (needed > heap) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "--size %d with %d thread(s) needs about %.1f GiB of"
+                    + " heap for payloads and messages, more than this JVM's %.1f GiB: send smaller messages or use fewer threads"
+                    + " (or give the JVM more, -Xmx in FERRY_JAVA_OPTS)", size, threads, needed / GIB, heap / GIB));
+        }
     }
 
     /**

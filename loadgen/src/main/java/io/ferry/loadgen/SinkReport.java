@@ -17,4 +17,12 @@ import org.HdrHistogram.Histogram;
  */
 public record SinkReport(DeliveryReport delivery, LatencySummary latency, long received, Duration elapsed,
                          double ratePerSecond, Histogram latencyHistogram, long foreign) {
+
+    /**
+     * Every expected message arrived once and intact and nothing else of the run arrived, with something to expect: a run
+     * none of whose messages arrived, its count not given, expected nothing, which is no clean delivery.
+     */
+    public boolean clean() {
+        return delivery.clean() && delivery.expected() > 0;
+    }
 }

@@ -10,14 +10,21 @@ import io.ferry.core.provider.ConnectionSettings;
  * @param broker      the broker, through its provider; its password is never printed
  * @param queue       the queue to consume
  * @param expected    messages of the run to wait for; 0 when not known (the run then ends when the queue goes quiet)
- * @param idleTimeout the run ends when nothing arrived for this long
+ * @param idleTimeout the run ends when nothing of it arrived for this long
  * @param runId       only this run's messages are accounted; others are consumed and counted as foreign.
  *                    Null accepts every run.
+ * @param settle      once every expected message arrived, the run goes on until nothing of it arrived for this long, so
+ *                    that copies arriving late count as duplicates; 0 ends it at once
  */
 public record SinkSettings(ConnectionSettings broker, String queue, long expected, Duration idleTimeout,
-                           String runId) {
+                           String runId, Duration settle) {
 
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(10);
+
+    /** A run that ends as soon as every expected message arrived: the perf and soak runs, which look for copies otherwise. */
+    public SinkSettings(ConnectionSettings broker, String queue, long expected, Duration idleTimeout, String runId) {
+        this(broker, queue, expected, idleTimeout, runId, Duration.ZERO);
+    }
 
     public SinkSettings {
         java.util.Objects.requireNonNull(broker, "broker");
@@ -28,6 +35,9 @@ public record SinkSettings(ConnectionSettings broker, String queue, long expecte
         if (idleTimeout == null || idleTimeout.isNegative() || idleTimeout.isZero()) {
             throw new IllegalArgumentException("--idle-timeout must be positive, got " + idleTimeout);
         }
+        if (settle == null || settle.isNegative()) {
+            throw new IllegalArgumentException("--settle must not be negative, got " + settle);
+        }
         runId = runId == null || runId.isBlank() ? null : runId;
     }
 
@@ -35,6 +45,6 @@ public record SinkSettings(ConnectionSettings broker, String queue, long expecte
     @Override
     public String toString() {
         return "SinkSettings[broker=" + broker
-                + ", queue=" + queue + ", expected=" + expected + ", idleTimeout=" + idleTimeout + ", runId=" + runId + "]";
+                + ", queue=" + queue + ", expected=" + expected + ", idleTimeout=" + idleTimeout + ", runId=" + runId + ", settle=" + settle + "]";
     }
 }
