@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import io.ferry.core.provider.BrokerUrls;
 import io.ferry.health.HealthCheck;
 import io.ferry.health.HealthCheckException;
 import io.ferry.health.HealthReport;
@@ -83,13 +84,18 @@ public final class HealthCommand implements Callable<Integer> {
             throw badInput("--sample must be positive");
         }
         URI uri;
+        String shown = BrokerUrls.masked(url); // a password typed into the URL is never printed
         try {
             uri = new URI(url.trim());
         } catch (URISyntaxException e) {
-            throw badInput("--url " + url + " is not a URL");
+            throw badInput("--url " + shown + " is not a URL");
         }
         if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
-            throw badInput("--url " + url + ": write it like http://127.0.0.1:8091");
+            throw badInput("--url " + shown + ": write it like http://127.0.0.1:8091");
+        }
+        if (uri.getRawUserInfo() != null) {
+            // The JDK's client sends no user information from a URL, and the URL goes into the report.
+            throw badInput("--url " + shown + ": give the user with --user and the password in $" + passwordVariable + ", not in the URL");
         }
         String password = null;
         if (user != null) {

@@ -109,6 +109,11 @@ class CompareCommandTest {
         assertThat(unknown.err()).isEqualTo("ferry compare: " + other + ": no Ferry statistics in it (expected the JSON of "
                 + "ferry run --stats-file, /actuator/profiling or ferry health --json)" + System.lineSeparator());
 
+        Path empty = Files.writeString(dir.resolve("empty.json"), "{\"cumulative\":{}}");
+        CommandRun noTags = run("compare", good.toString(), empty.toString());
+        assertThat(noTags.exitCode()).isEqualTo(2);
+        assertThat(noTags.err()).startsWith("ferry compare: " + empty + ": no Ferry statistics in it").hasLineCount(1);
+
         Path broken = Files.writeString(dir.resolve("broken.json"), "{\"tags\":[{\"tag\":\"x\",\"count\":\"many\"}]}");
         CommandRun unreadable = run("compare", good.toString(), broken.toString());
         assertThat(unreadable.exitCode()).isEqualTo(2);

@@ -207,6 +207,10 @@ class HealthCommandTest {
         assertThat(run("health", "--url", url, "--sample", "300ms").err()).contains("not a Ferry management endpoint (its answer is not JSON)");
         answers.put("/actuator/profiling", "{\"status\":\"UP\"}");
         assertThat(run("health", "--url", url, "--sample", "300ms").err()).contains("not a Ferry management endpoint (no cumulative");
+        answers.put("/actuator/profiling", "{\"cumulative\":{}}");
+        CommandRun noTags = run("health", "--url", url, "--sample", "300ms");
+        assertThat(noTags.exitCode()).isEqualTo(HealthCommand.EXIT_UNREACHABLE);
+        assertThat(noTags.err()).contains("not a Ferry management endpoint (no cumulative").hasLineCount(1);
     }
 
     @Test
@@ -218,6 +222,11 @@ class HealthCommandTest {
         CommandRun sample = run("health", "--url", "http://127.0.0.1:1", "--sample", "soon");
         assertThat(sample.exitCode()).isEqualTo(HealthCommand.EXIT_BAD_INPUT);
         assertThat(sample.err()).startsWith("ferry health: ").contains("'soon' is not a duration").hasLineCount(1);
+
+        CommandRun credentials = run("health", "--url", "http://ops:s3cret@127.0.0.1:1");
+        assertThat(credentials.exitCode()).isEqualTo(HealthCommand.EXIT_BAD_INPUT);
+        assertThat(credentials.err()).isEqualTo("ferry health: --url http://ops:****@127.0.0.1:1: give the user with --user and the password in"
+                + " $FERRY_MANAGEMENT_PASSWORD, not in the URL" + System.lineSeparator());
 
         CommandRun noUrl = run("health");
         assertThat(noUrl.exitCode()).isEqualTo(HealthCommand.EXIT_BAD_INPUT);

@@ -37,7 +37,7 @@ public record AdapterReading(Instant at, StatisticsJson.SnapshotFigures profilin
     /** Reads {@code /actuator/profiling}, the meters and {@code /actuator/health}. */
     static AdapterReading read(ManagementClient client, MetricsReader metrics) {
         JsonNode profiling = client.json("/actuator/profiling", false);
-        if (!profiling.path("cumulative").isObject()) {
+        if (!profiling.path("cumulative").path("tags").isArray()) {
             throw client.notFerry("/actuator/profiling", "no cumulative statistics in its answer");
         }
         StatisticsJson.SnapshotFigures cumulative = JSON.treeToValue(profiling.path("cumulative"), StatisticsJson.SnapshotFigures.class);

@@ -43,7 +43,7 @@ public record FiguresFile(Path path, String kind, StatisticsJson.SnapshotFigures
         if (root.path("tags").isArray()) {
             return new FiguresFile(path, "statistics", figures(path, root));
         }
-        if (root.path("cumulative").isObject()) {
+        if (root.path("cumulative").path("tags").isArray()) {
             return new FiguresFile(path, "profiling endpoint, cumulative", figures(path, root.path("cumulative")));
         }
         if (root.path("profiling").path("tags").isArray()) {

@@ -51,6 +51,8 @@ final class Findings {
     static final double PRODUCE_STALL_US = 1_000_000;
 
 
+    private static final String CHANNEL_DOWN = "channel-down";
+
     private Findings() {
     }
 
@@ -73,7 +75,25 @@ final class Findings {
             reconnects(report, channel).ifPresent(findings::add);
             down(channel).ifPresent(findings::add);
         }
+        if (findings.stream().noneMatch(f -> f.id().equals(CHANNEL_DOWN))) {
+            adapterDown(report).ifPresent(findings::add);
+        }
         return findings;
+    }
+
+    /**
+     * (g) The adapter's health DOWN with no channel found down: its channels' details hidden (the configuration's
+     * {@code management.endpoint.health.*}), or another of its health components DOWN.
+     */
+    private static Optional<Finding> adapterDown(HealthReport report) {
+        if (!"DOWN".equals(report.status())) {
+            return Optional.empty();
+        }
+        return Optional.of(new Finding("adapter-down", "The adapter reports its health DOWN, and no channel in its health says why",
+                format("/actuator/health: status DOWN, %d channel(s) in its details",
+                        report.channels().stream().filter(c -> c.status() != null).count()),
+                "read /actuator/health: with no channels in it, the adapter's configuration hides health details (Ferry shows them by"
+                        + " default); otherwise another of its components is DOWN"));
     }
 
     /**
@@ -230,12 +250,12 @@ final class Findings {
             String ends = refused.keySet().stream()
                     .map(use -> (use.equals("target") ? "the remote broker" : "the local broker") + " refuses its " + use.replace('-', ' '))
                     .collect(Collectors.joining(", and "));
-            return Optional.of(new Finding("channel-down", format("Channel %s is %s: %s", channel.id(), channel.status(), ends),
+            return Optional.of(new Finding(CHANNEL_DOWN, format("Channel %s is %s: %s", channel.id(), channel.status(), ends),
                     figures + ", refused " + refused,
                     "declare the destination or give the adapter's user access to it, as the broker's reason says; the channel tries "
                             + "again by itself, and messages wait on the local broker meanwhile"));
         }
-        return Optional.of(new Finding("channel-down",
+        return Optional.of(new Finding(CHANNEL_DOWN,
                 format("Channel %s is %s: local %s, remote %s", channel.id(), channel.status(), channel.local(), channel.remote()),
                 figures,
                 "messages wait on the local broker meanwhile; bring the broker that is not connected back (or fix the network to it)"));

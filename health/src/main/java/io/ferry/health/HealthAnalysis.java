@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -96,24 +97,31 @@ public final class HealthAnalysis {
     }
 
     /**
-     * Every tag's count and mean over the sample alone: the difference of the two cumulative totals
-     * (count times mean). Percentiles cannot be taken apart this way; the cumulative table has them.
+     * Every tag's count and mean over the sample alone: the difference of the two cumulative totals. Percentiles cannot be
+     * taken apart this way; the cumulative table has them. Figures started afresh during the sample (a reset moves their
+     * start) give what was counted since.
      */
     static List<SampleTag> sampleTags(StatisticsJson.SnapshotFigures first, StatisticsJson.SnapshotFigures last) {
         Map<String, StatisticsJson.TagFigures> before = first.tags().stream()
                 .collect(Collectors.toMap(StatisticsJson.TagFigures::tag, Function.identity()));
+        boolean reset = !Objects.equals(first.start(), last.start());
         List<SampleTag> tags = new ArrayList<>();
         for (StatisticsJson.TagFigures after : last.tags()) {
             StatisticsJson.TagFigures earlier = before.get(after.tag());
-            if (earlier == null || earlier.count() > after.count()) {
+            if (reset || earlier == null || earlier.count() > after.count()) {
                 tags.add(new SampleTag(after.tag(), after.count(), after.meanUs()));
                 continue;
             }
             long count = after.count() - earlier.count();
-            double mean = count == 0 ? 0 : (after.count() * after.meanUs() - earlier.count() * earlier.meanUs()) / count;
+            double mean = count == 0 ? 0 : (total(after) - total(earlier)) / count;
             tags.add(new SampleTag(after.tag(), count, round(Math.max(mean, 0), 3)));
         }
         return tags;
+    }
+
+    /** A tag's total time in microseconds: exact where the adapter gives it, else from the rounded mean. */
+    private static double total(StatisticsJson.TagFigures tag) {
+        return tag.totalUs() != null ? tag.totalUs() : tag.count() * tag.meanUs();
     }
 
     static double round(double value, int decimals) {

@@ -72,6 +72,9 @@ final class MetricSamples {
             if (brace >= 0 && (space < 0 || brace < space)) {
                 name = line.substring(0, brace);
                 int end = parseLabels(line, brace + 1, tags);
+                if (end < 0 || end >= line.length()) {
+                    continue; // not the exposition format: no figure to take from it
+                }
                 rest = line.substring(end + 1).strip();
             } else if (space > 0) {
                 name = line.substring(0, space);
@@ -97,11 +100,14 @@ final class MetricSamples {
         return name.replace('_', '.');
     }
 
-    /** Reads {@code a="x",b="y\"z"} from {@code start}; returns the index of the closing brace. */
+    /** Reads {@code a="x",b="y\"z"} from {@code start}; returns the index of the closing brace, -1 for a label without a value. */
     private static int parseLabels(String line, int start, Map<String, String> tags) {
         int i = start;
         while (i < line.length() && line.charAt(i) != '}') {
             int equals = line.indexOf('=', i);
+            if (equals < 0 || line.indexOf('"', equals) < 0) {
+                return -1;
+            }
             String key = line.substring(i, equals).strip();
             StringBuilder value = new StringBuilder();
             int j = line.indexOf('"', equals) + 1;

@@ -222,6 +222,50 @@ class HealthAnalysisTest {
     }
 
     @Test
+    void anAdapterDownWhoseHealthNamesNoChannelIsAFinding() {
+        // Health details hidden by the adapter's configuration: the status alone, no channel components.
+        AdapterReading.Health hidden = new AdapterReading.Health("DOWN", List.of());
+        HealthReport report = sample(new Recordings(), 40, 0.1, 20, List.of(), hidden);
+        assertThat(ids(report)).containsExactly("adapter-down");
+        assertThat(finding(report, "adapter-down").figures()).isEqualTo("/actuator/health: status DOWN, 0 channel(s) in its details");
+        // A channel found down says it already.
+        AdapterReading.Health down = new AdapterReading.Health("DOWN", List.of(
+                new AdapterReading.ChannelState(CHANNEL, "DOWN", "exactly-once", "connected", "reconnecting", Map.of(), true, null)));
+        assertThat(ids(sample(new Recordings(), 40, 0.1, 20, List.of(), down))).containsExactly("channel-down");
+    }
+
+    /** 100 million calls before the sample: a mean rounded to the nanosecond, times the count, is off by more than the sample's total. */
+    @Test
+    void theSampleMeanOfALongRunningAdapterComesFromItsExactTotals() {
+        var before = snapshot("2026-05-01T10:00:00Z", figures("t", 100_000_000, 10_000_000_040.0, 100.0));
+        var after = snapshot("2026-05-01T10:00:00Z", figures("t", 100_002_000, 10_000_100_040.0, 99.998));
+        assertThat(HealthAnalysis.sampleTags(before, after)).singleElement().satisfies(t -> {
+            assertThat(t.count()).isEqualTo(2_000);
+            assertThat(t.meanUs()).isEqualTo(50.0); // count times the rounded mean gives below 0 here
+        });
+    }
+
+    /** Figures reset during the sample (their start moves): what was counted since, not a difference with the figures before. */
+    @Test
+    void figuresResetDuringTheSampleGiveWhatWasCountedSince() {
+        var before = snapshot("2026-05-01T10:00:00Z", figures("t", 1_000, 40_000.0, 40.0));
+        var after = snapshot("2026-05-01T10:05:03Z", figures("t", 1_500, 15_000.0, 10.0));
+        assertThat(HealthAnalysis.sampleTags(before, after)).singleElement().satisfies(t -> {
+            assertThat(t.count()).isEqualTo(1_500);
+            assertThat(t.meanUs()).isEqualTo(10.0);
+        });
+    }
+
+    /** Cumulative figures counted since {@code start}, of one tag. */
+    private static io.ferry.profiling.StatisticsJson.SnapshotFigures snapshot(String start, io.ferry.profiling.StatisticsJson.TagFigures tag) {
+        return new io.ferry.profiling.StatisticsJson.SnapshotFigures(start, "2026-05-08T10:00:00Z", List.of(tag), Map.of());
+    }
+
+    private static io.ferry.profiling.StatisticsJson.TagFigures figures(String tag, long count, double totalUs, double meanUs) {
+        return new io.ferry.profiling.StatisticsJson.TagFigures(tag, count, totalUs, meanUs, 1, 1000, 10, meanUs, meanUs, meanUs, meanUs);
+    }
+
+    @Test
     void aChannelStoppedOnPurposeIsNotDown() {
         AdapterReading.Health stopped = new AdapterReading.Health("OUT_OF_SERVICE", List.of(
                 new AdapterReading.ChannelState(CHANNEL, "OUT_OF_SERVICE", "exactly-once", "down", "down", Map.of(), false, null)));

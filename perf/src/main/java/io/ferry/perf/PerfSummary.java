@@ -139,7 +139,7 @@ final class PerfSummary {
 
     private static StatisticsJson.TagFigures tag(CaseRun run, String tag) {
         return run.adapter().statistics().tags().stream().filter(t -> t.tag().equals(tag)).findFirst()
-                .orElse(new StatisticsJson.TagFigures(tag, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+                .orElse(new StatisticsJson.TagFigures(tag, 0, 0.0, 0, 0, 0, 0, 0, 0, 0, 0));
     }
 
     /** What lifecycle events cost: each Ferry case with events on against the same case with events off, per delivery mode. */

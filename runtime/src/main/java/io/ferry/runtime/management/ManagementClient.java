@@ -1,6 +1,5 @@
 package io.ferry.runtime.management;
 
-import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,6 +10,10 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -30,10 +33,25 @@ public final class ManagementClient {
 
     private final URI base;
     private final String authorization;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    /** How long connecting may take, and then the answer's headers. */
+    private final Duration timeout;
+    /**
+     * The whole exchange's bound: connecting, then the whole answer. The request's own timeout covers the wait for the
+     * answer's headers only (in Java 17), so a body that stops coming would otherwise hold the caller for ever.
+     */
+    private final Duration exchangeTimeout;
+    private final HttpClient http;
 
     /** @param user null for no authentication */
     public ManagementClient(URI base, String user, String password) {
+        this(base, user, password, TIMEOUT);
+    }
+
+    /** @param timeout how long connecting may take, and then the answer (tests of an adapter that stops answering) */
+    public ManagementClient(URI base, String user, String password, Duration timeout) {
+        this.timeout = timeout;
+        this.exchangeTimeout = timeout.multipliedBy(2);
+        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
         String text = base.toString();
         this.base = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
         this.authorization = user == null ? null
@@ -121,7 +139,8 @@ public final class ManagementClient {
     }
 
     private HttpRequest.Builder request(String path) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(base.getPath() + path)).timeout(TIMEOUT);
+        // The raw path: the decoded one may hold a % that no longer reads as an escape.
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(base.getRawPath() + path)).timeout(timeout);
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
@@ -129,22 +148,40 @@ public final class ManagementClient {
     }
 
     private HttpResponse<String> send(String path, HttpRequest.Builder request) {
+        CompletableFuture<HttpResponse<String>> answer;
         try {
-            return http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        } catch (HttpConnectTimeoutException e) {
-            throw unreachable("no answer within " + TIMEOUT.toSeconds() + " s");
-        } catch (HttpTimeoutException e) {
-            throw unreachable(base + path + " gave no answer within " + TIMEOUT.toSeconds() + " s");
-        } catch (ConnectException e) {
-            throw unreachable("connection refused (is the adapter running, with ferry.management.port set to this port?)");
-        } catch (IOException e) {
-            throw unreachable(e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
+            answer = http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IllegalArgumentException e) {
             throw new ManagementException(ManagementException.Kind.BAD_URL, base + ": " + e.getMessage());
+        }
+        try {
+            return answer.get(exchangeTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            throw unreachable(base + path + " gave no whole answer within " + exchangeTimeout.toSeconds() + " s");
+        } catch (ExecutionException e) {
+            throw failed(path, e.getCause());
         } catch (InterruptedException e) {
+            answer.cancel(true);
             Thread.currentThread().interrupt();
             throw unreachable("interrupted");
         }
+    }
+
+    private ManagementException failed(String path, Throwable failure) {
+        if (failure instanceof HttpConnectTimeoutException) {
+            return unreachable("no answer within " + timeout.toSeconds() + " s");
+        }
+        if (failure instanceof HttpTimeoutException) {
+            return unreachable(base + path + " gave no answer within " + timeout.toSeconds() + " s");
+        }
+        if (failure instanceof ConnectException) {
+            return unreachable("connection refused (is the adapter running, with ferry.management.port set to this port?)");
+        }
+        if (failure instanceof IllegalArgumentException) {
+            return new ManagementException(ManagementException.Kind.BAD_URL, base + ": " + failure.getMessage());
+        }
+        return unreachable(failure.getMessage() != null ? failure.getMessage() : failure.getClass().getSimpleName());
     }
 
     private ManagementException unexpected(String path, HttpResponse<String> response) {
