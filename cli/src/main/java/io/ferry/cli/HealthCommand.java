@@ -83,6 +83,9 @@ public final class HealthCommand implements Callable<Integer> {
         if (sample.isNegative() || sample.isZero()) {
             throw badInput("--sample must be positive");
         }
+        if (json != null && html != null && json.toAbsolutePath().normalize().equals(html.toAbsolutePath().normalize())) {
+            throw badInput("--json and --html name the same file, " + json + ": the page would overwrite the JSON");
+        }
         URI uri;
         String shown = BrokerUrls.masked(url); // a password typed into the URL is never printed
         try {

@@ -228,6 +228,11 @@ class HealthCommandTest {
         assertThat(credentials.err()).isEqualTo("ferry health: --url http://ops:****@127.0.0.1:1: give the user with --user and the password in"
                 + " $FERRY_MANAGEMENT_PASSWORD, not in the URL" + System.lineSeparator());
 
+        CommandRun sameFile = run("health", "--url", "http://127.0.0.1:1", "--json", "report", "--html", "./report");
+        assertThat(sameFile.exitCode()).isEqualTo(HealthCommand.EXIT_BAD_INPUT);
+        assertThat(sameFile.err()).isEqualTo("ferry health: --json and --html name the same file, report: the page would overwrite the JSON"
+                + System.lineSeparator());
+
         CommandRun noUrl = run("health");
         assertThat(noUrl.exitCode()).isEqualTo(HealthCommand.EXIT_BAD_INPUT);
         assertThat(noUrl.err()).startsWith("ferry health: Missing required option: '--url").hasLineCount(1);
