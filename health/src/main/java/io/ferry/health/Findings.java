@@ -78,7 +78,25 @@ final class Findings {
         if (findings.stream().noneMatch(f -> f.id().equals(CHANNEL_DOWN))) {
             adapterDown(report).ifPresent(findings::add);
         }
+        metersUnread(report).ifPresent(findings::add);
         return findings;
+    }
+
+    /**
+     * (h) Channels in the adapter's health but none of Ferry's meters for them: the pool, error queue and reconnection
+     * rules had nothing to read, and their silence says nothing.
+     */
+    private static Optional<Finding> metersUnread(HealthReport report) {
+        boolean channels = report.channels().stream().anyMatch(c -> c.status() != null);
+        boolean meters = report.channels().stream()
+                .anyMatch(c -> c.delivered() != null || c.rejected() != null || c.reconnects() != null || c.workers() != null);
+        if (!channels || meters) {
+            return Optional.empty();
+        }
+        return Optional.of(new Finding("meters-unread",
+                "None of Ferry's meters could be read: the pool, error queue and reconnection rules checked nothing",
+                "/actuator/prometheus and /actuator/metrics/ferry.* gave no channel's meters",
+                "expose prometheus or metrics (management.endpoints.web.exposure.include; Ferry exposes both unless its configuration says otherwise)"));
     }
 
     /**

@@ -234,6 +234,14 @@ class HealthAnalysisTest {
         assertThat(ids(sample(new Recordings(), 40, 0.1, 20, List.of(), down))).containsExactly("channel-down");
     }
 
+    @Test
+    void channelsWithoutAnyMeterAreAFindingForTheRulesThatCouldNotLook() {
+        Recordings r = new Recordings().messages(500, 40, 0.1, 20); // statistics and health, but no meter at all
+        HealthReport report = HealthAnalysis.report("u", r.reading(0, Recordings.up(CHANNEL)), r.reading(10, Recordings.up(CHANNEL)), List.of(), null);
+        assertThat(ids(report)).containsExactly("meters-unread");
+        assertThat(ids(healthySample(new Recordings()))).isEmpty(); // the delivered counter read
+    }
+
     /** 100 million calls before the sample: a mean rounded to the nanosecond, times the count, is off by more than the sample's total. */
     @Test
     void theSampleMeanOfALongRunningAdapterComesFromItsExactTotals() {
