@@ -185,13 +185,16 @@ public final class PerfCommand implements Callable<Integer> {
                 && batchLinger.compareTo(ADAPTER_BATCH_TIME) <= 0, "--batch-linger must be 0ms, or 1ms to the adapter's batch-time ("
                 + ADAPTER_BATCH_TIME.toMillis() + "ms)");
         require(serviceDelay == null || !(serviceDelay.isNegative() || serviceDelay.isZero()), "--service-delay must be positive");
-        require(rate >= 0, "--rate must not be negative");
+        require(rate == 0 || rate >= 1, "--rate must be 0 (as fast as the senders go) or at least 1 msg/s (a pass gives up after 30 s"
+                + " without a message)");
         double fixedRate = latencyRate != null ? latencyRate : peers || latencySideBySide ? DEFAULT_LATENCY_RATE : 0;
-        require(fixedRate >= 0, "--latency-rate must not be negative");
+        require(fixedRate == 0 || fixedRate >= 1, "--latency-rate must be 0 (no fixed-rate pass) or at least 1 msg/s (a pass gives up"
+                + " after 30 s without a message)");
         require(!latencySideBySide || fixedRate > 0, "--latency-side-by-side needs a --latency-rate above 0");
         require(latencyMessages > 0, "--latency-messages must be positive");
         require(senderThreads > 0, "--sender-threads must be positive");
         require(senderTransaction > 0, "--sender-transaction must be positive");
+        require(senderTransaction == 1 || rate == 0, "--sender-transaction needs --rate 0: a paced pass sends each message on its own");
         List<Boolean> deliveryModes = delivery();
         BrokerKind localBroker = BrokerKind.of("--local", local);
         BrokerKind remoteBroker = BrokerKind.of("--remote", remote);

@@ -126,7 +126,9 @@ class FerryCommandLineTest {
             --cases=teleport-events-on   | ferry perf: unknown case 'teleport-events-on' (known: standard-events-on, standard-events-off, pooling-events-on, pooling-events-off, no-bridge, core-bridge, jms-bridge-batch-1, jms-bridge-batch-100, camel, camel-2-consumers-cached; a Ferry case may end in -batch-N)
             --cases=standard-events-on-batch-0 | ferry perf: case 'standard-events-on-batch-0': the batch size must be positive
             --delivery=sometimes         | ferry perf: --delivery takes persistent, non-persistent or both, not 'sometimes'
-            --latency-rate=-1            | ferry perf: --latency-rate must not be negative
+            --latency-rate=-1            | ferry perf: --latency-rate must be 0 (no fixed-rate pass) or at least 1 msg/s (a pass gives up after 30 s without a message)
+            --latency-rate=0.01          | ferry perf: --latency-rate must be 0 (no fixed-rate pass) or at least 1 msg/s (a pass gives up after 30 s without a message)
+            --rate=100 --sender-transaction=10 | ferry perf: --sender-transaction needs --rate 0: a paced pass sends each message on its own
             --latency-messages=0         | ferry perf: --latency-messages must be positive
             --latency-side-by-side --latency-rate=0 | ferry perf: --latency-side-by-side needs a --latency-rate above 0
             --sweep=pool-size=1,x        | ferry perf: --sweep: 'x' is not a pool size
@@ -139,7 +141,7 @@ class FerryCommandLineTest {
             --service-delay=0ms          | ferry perf: --service-delay must be positive
             --batch-linger=500us         | ferry perf: --batch-linger must be 0ms, or 1ms to the adapter's batch-time (50ms)
             --batch-linger=60ms          | ferry perf: --batch-linger must be 0ms, or 1ms to the adapter's batch-time (50ms)
-            --rate=-5                    | ferry perf: --rate must not be negative
+            --rate=-5                    | ferry perf: --rate must be 0 (as fast as the senders go) or at least 1 msg/s (a pass gives up after 30 s without a message)
             --sender-transaction=0       | ferry perf: --sender-transaction must be positive
             """)
     void badPerfOptionsAreOneLineAndExitCodeTwo(String option, String message) {

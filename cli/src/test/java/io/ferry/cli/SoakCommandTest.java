@@ -41,7 +41,7 @@ class SoakCommandTest {
     @CsvSource(delimiter = '|', textBlock = """
             --duration=10                    | ferry soak: Invalid value for option '--duration': '10' is not a duration; write it like 500ms, 10s or 2m
             --duration=0                     | ferry soak: --duration must be positive
-            --rate=0                         | ferry soak: --rate must be a positive number of messages per second
+            --rate=0.5                       | ferry soak: --rate must be at least 1 message per second (the sink gives a run up after 60 s without a message)
             --rate=fast                      | ferry soak: Invalid value for option '--rate': 'fast' is not a double
             --interval=500ms                 | ferry soak: --interval must be at least 1s
             --duration=1m --warmup=1m        | ferry soak: --warmup (1m) must be shorter than --duration (1m)

@@ -21,7 +21,10 @@ public record SinkSettings(ConnectionSettings broker, String queue, long expecte
 
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(10);
 
-    /** A run that ends as soon as every expected message arrived: the perf and soak runs, which look for copies otherwise. */
+    /**
+     * A run that ends as soon as every expected message arrived: the perf run's passes, each of which counts what arrives of
+     * an earlier pass on its queue.
+     */
     public SinkSettings(ConnectionSettings broker, String queue, long expected, Duration idleTimeout, String runId) {
         this(broker, queue, expected, idleTimeout, runId, Duration.ZERO);
     }

@@ -81,13 +81,16 @@ final class LoadPass {
         }
     }
 
-    private static Pass pass(SendReport sent, SinkReport received) {
+    static Pass pass(SendReport sent, SinkReport received) {
         var latency = received.latency();
         var delivery = received.delivery();
         return new Pass(received.ratePerSecond(),
                 new Latency(latency.p50Micros() / 1000, latency.p90Micros() / 1000, latency.p99Micros() / 1000,
                         latency.p999Micros() / 1000, latency.maxMicros() / 1000),
-                new Delivery(sent.sent(), delivery.received(), delivery.missing(), delivery.duplicated(), delivery.corrupted()),
+                // A message of an earlier pass on the case's queue is a copy of one that pass counted already (or came after that
+                // pass gave up on it, which made it unclean already); and nothing else is sent there.
+                new Delivery(sent.sent(), delivery.received(), delivery.missing(),
+                        delivery.duplicated() + received.foreign() + delivery.unexpected(), delivery.corrupted()),
                 distribution(received.latencyHistogram()));
     }
 

@@ -50,7 +50,7 @@ public final class PerfRun {
     static final String REMOTE = "remote";
     /** A warm-up round in which the compilers took at most this share of the brokers' and bridge's CPU ends the warm-up. */
     public static final int QUIET_PERCENT = 5;
-    /** Past --warmup, the warm-up goes on for no longer than this (a slow peer may never quieten its compiler). */
+    /** Once --warmup is sent, the warm-up stops when it has lasted this long in all (a slow peer may never quieten its compiler). */
     private static final Duration WARMUP_TIME_LIMIT = Duration.ofSeconds(90);
 
     private final PerfSettings settings;

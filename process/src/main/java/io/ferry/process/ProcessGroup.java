@@ -14,6 +14,8 @@ public final class ProcessGroup implements AutoCloseable {
 
     private final List<ChildProcess> started = new ArrayList<>();
     private final Thread cleanup;
+    /** Set once the group stops: a process started after that would be left behind. */
+    private boolean stopped;
 
     /** @param name names the shutdown hook's thread, {@code <name>-cleanup} */
     public ProcessGroup(String name) {
@@ -22,11 +24,13 @@ public final class ProcessGroup implements AutoCloseable {
     }
 
     /** Starts a process of the group, its output going to {@code log} (see {@link ChildProcess#start}). */
-    public ChildProcess start(String name, Path log, List<String> command) throws IOException {
-        ChildProcess process = ChildProcess.start(name, command, log);
-        synchronized (this) {
-            started.add(process);
+    public synchronized ChildProcess start(String name, Path log, List<String> command) throws IOException {
+        // Started and added under the lock the stop takes: a Ctrl-C while this runs stops it too.
+        if (stopped) {
+            throw new IOException(name + " not started: the run is stopping");
         }
+        ChildProcess process = ChildProcess.start(name, command, log);
+        started.add(process);
         return process;
     }
 
@@ -42,6 +46,7 @@ public final class ProcessGroup implements AutoCloseable {
     }
 
     private synchronized void stopAll() {
+        stopped = true;
         for (int i = started.size() - 1; i >= 0; i--) {
             started.get(i).close();
         }

@@ -71,6 +71,8 @@ public final class SoakRun {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     /** How long the sink waits for a next message before it gives up on the rest. */
     private static final Duration SINK_IDLE_TIMEOUT = Duration.ofSeconds(60);
+    /** Once every message arrived, how long the sink goes on for copies that come late (the adapter's last batches). */
+    private static final Duration SINK_SETTLE = Duration.ofSeconds(2);
     /** How often the run checks that its processes are still there between samples. */
     private static final long LIVENESS_CHECK_MILLIS = 1000;
     private static final String WORKFLOW_ID = "soak";
@@ -138,7 +140,8 @@ public final class SoakRun {
         SendSettings send = new SendSettings(new ConnectionSettings(LOCAL, local, null, null), settings.perfCase().inQueue(), settings.senderThreads(), messages,
                 Content.randomBytes(settings.size()), PayloadKind.BYTES, settings.persistent(), 0, SendSettings.DEFAULT_PRIORITY, Duration.ZERO,
                 settings.rate(), runId);
-        SinkSettings receive = new SinkSettings(new ConnectionSettings(REMOTE, remote, null, null), settings.perfCase().outQueue(), messages, SINK_IDLE_TIMEOUT, runId);
+        SinkSettings receive = new SinkSettings(new ConnectionSettings(REMOTE, remote, null, null), settings.perfCase().outQueue(), messages, SINK_IDLE_TIMEOUT, runId,
+                SINK_SETTLE);
         IntervalLatency latency = new IntervalLatency();
         AtomicLong sent = new AtomicLong();
         AtomicInteger thread = new AtomicInteger();

@@ -36,12 +36,14 @@ public record SoakSettings(Duration duration, double rate, Duration interval, Du
 
     public SoakSettings {
         require(duration != null && !duration.isNegative() && !duration.isZero(), "--duration must be positive");
-        require(rate > 0 && !Double.isInfinite(rate), "--rate must be a positive number of messages per second");
+        require(rate >= 1 && !Double.isInfinite(rate), "--rate must be at least 1 message per second (the sink gives a run up after "
+                + "60 s without a message)");
         require(interval != null && interval.toMillis() >= 1000, "--interval must be at least 1s");
         require(warmup != null && !warmup.isNegative(), "--warmup must not be negative");
         require(warmup.compareTo(duration) < 0, "--warmup (" + SoakConsole.duration(warmup) + ") must be shorter than --duration ("
                 + SoakConsole.duration(duration) + ")");
-        long samplesAfterWarmup = duration.minus(warmup).toMillis() / interval.toMillis();
+        // The samples due after the warm-up, less the one due as the load ends (the run drops it: it would show the load stopping).
+        long samplesAfterWarmup = duration.toMillis() / interval.toMillis() - 1 - warmup.toMillis() / interval.toMillis();
         require(samplesAfterWarmup >= LEAST_SAMPLES, "--duration minus --warmup must hold at least " + LEAST_SAMPLES
                 + " samples of --interval (it holds " + samplesAfterWarmup + ")");
         require(size > 0, "--size must be positive");
