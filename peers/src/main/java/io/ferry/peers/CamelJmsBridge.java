@@ -14,7 +14,8 @@ import org.springframework.jms.listener.DefaultMessageListenerContainer;
 
 /**
  * An Apache Camel route {@code from(jms:queue:src).to(jms:queue:dst)} with camel-jms, one JMS
- * component per broker ({@code source}, {@code target}), Camel's defaults otherwise.
+ * component per broker ({@code source}, {@code target}), the producer keeping each message's delivery mode, priority
+ * and time to live ({@code preserveMessageQos}: by default it sends every message persistent), Camel's defaults otherwise.
  * <p>
  * Camel's defaults mean: not transacted, AUTO_ACKNOWLEDGE on Spring's DefaultMessageListenerContainer,
  * which acknowledges a message when {@code receive()} returns, before the route sends it. A crash or a
@@ -52,7 +53,7 @@ final class CamelJmsBridge implements PeerBridge {
         camel.addComponent("target", JmsComponent.jmsComponent(target));
         String from = "source:queue:" + endpoints.source().queue() + "?concurrentConsumers=" + concurrentConsumers
                 + (cacheConsumer ? "&cacheLevelName=CACHE_CONSUMER" : "");
-        String to = "target:queue:" + endpoints.target().queue();
+        String to = "target:queue:" + endpoints.target().queue() + "?preserveMessageQos=true";
         camel.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {

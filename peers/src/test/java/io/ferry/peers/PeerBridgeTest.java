@@ -112,7 +112,7 @@ class PeerBridgeTest {
         List<Message> received;
         PeerBridge bridge = command.start();
         try (Connection receiver = target.connect()) {
-            sent = send(source, sourceQueue, MESSAGES);
+            sent = send(source, sourceQueue, MESSAGES, true);
             received = receive(receiver, targetQueue, MESSAGES, Duration.ofSeconds(30));
         } finally {
             command.stop(bridge);
@@ -151,7 +151,7 @@ class PeerBridgeTest {
             List<Message> received;
             PeerBridge bridge = command.start();
             try {
-                sent = send(source, sourceQueue, messages);
+                sent = send(source, sourceQueue, messages, false); // persistent all: the target's restart keeps them
                 await().atMost(Duration.ofSeconds(30)).until(() -> target.messageCount(targetQueue) > 0);
                 restartedTarget.stop();
                 // The bridge saw its target go: its failure handler closed the source connection too, and reconnects.
@@ -187,6 +187,11 @@ class PeerBridgeTest {
                 .execute("--kind", "jms-bridge", "--target-provider", "openwire", "--target-url", "failover:(tcp://127.0.0.1:61618)");
         assertThat(exitCode).isEqualTo(2);
         assertThat(badUrl.toString()).startsWith("--target-url: 'failover:(tcp://127.0.0.1:61618)': give one broker's URL");
+
+        StringWriter badNumber = new StringWriter();
+        exitCode = new CommandLine(new PeerCommand()).setErr(new PrintWriter(badNumber)).execute("--kind", "jms-bridge", "--batch-size", "0");
+        assertThat(exitCode).isEqualTo(2);
+        assertThat(badNumber.toString()).startsWith("--batch-size must be at least 1");
     }
 
     private static PeerCommand command(String options, Broker source, String sourceQueue, Broker target, String targetQueue) {
@@ -194,14 +199,16 @@ class PeerBridgeTest {
                 + sourceQueue + " --target-provider " + target.provider() + " --target-url " + target.url() + " --target-queue " + targetQueue);
     }
 
-    /** Sends persistent bytes messages of random sizes, each with the load generator's properties, in one transaction. */
-    private static Map<Long, Sent> send(Broker broker, String queue, int count) throws JMSException {
+    /**
+     * Sends bytes messages of random sizes, each with the load generator's properties, in one transaction: persistent, or with
+     * {@code mixedModes} every other one non-persistent (a bridge keeps each message's delivery mode).
+     */
+    private static Map<Long, Sent> send(Broker broker, String queue, int count, boolean mixedModes) throws JMSException {
         Map<Long, Sent> sent = new HashMap<>();
         try (Connection connection = broker.connect()) {
             // One transaction for all: the bridge then sees a backlog, and the test does not wait for a disk sync per message.
             Session session = connection.createSession(Session.SESSION_TRANSACTED);
             MessageProducer producer = session.createProducer(session.createQueue(queue));
-            producer.setDeliveryMode(DeliveryMode.PERSISTENT);
             Random random = new Random(queueNumber);
             for (long seq = 0; seq < count; seq++) {
                 byte[] payload = new byte[1 + random.nextInt(3_072)];
@@ -212,8 +219,9 @@ class PeerBridgeTest {
                 for (Map.Entry<String, Object> property : properties.entrySet()) {
                     message.setObjectProperty(property.getKey(), property.getValue());
                 }
-                producer.send(message);
-                sent.put(seq, new Sent(payload, properties));
+                int mode = mixedModes && seq % 2 == 1 ? DeliveryMode.NON_PERSISTENT : DeliveryMode.PERSISTENT;
+                producer.send(message, mode, Message.DEFAULT_PRIORITY, Message.DEFAULT_TIME_TO_LIVE);
+                sent.put(seq, new Sent(payload, properties, mode));
             }
             session.commit();
         }
@@ -250,6 +258,7 @@ class PeerBridgeTest {
         bytes.readBytes(payload);
         assertThat(payload).isEqualTo(expected.payload());
         assertThat(properties(message)).isEqualTo(expected.properties());
+        assertThat(message.getJMSDeliveryMode()).as("sequence %d's delivery mode", seq).isEqualTo(expected.deliveryMode());
         return seq;
     }
 
@@ -280,7 +289,7 @@ class PeerBridgeTest {
         return properties;
     }
 
-    private record Sent(byte[] payload, Map<String, Object> properties) {
+    private record Sent(byte[] payload, Map<String, Object> properties, int deliveryMode) {
     }
 
     /** A broker of the test, whatever its kind: the provider that reaches it, its URL, and what its queues hold. */
