@@ -9,7 +9,7 @@ RUN ./mvnw --batch-mode --no-transfer-progress -q -DskipTests -pl cli -am packag
 
 FROM eclipse-temurin:17-jre-jammy
 RUN useradd --system --uid 1001 --home-dir /opt/ferry ferry \
- && printf '#!/bin/sh\nexec java -XX:SharedArchiveFile=/opt/ferry/ferry.jsa -Xlog:cds=off -Xlog:cds+dynamic=off ${FERRY_JAVA_OPTS:-} -jar /opt/ferry/ferry.jar "$@"\n' > /usr/local/bin/ferry \
+ && printf '#!/bin/sh\nset -f\nexec java -XX:SharedArchiveFile=/opt/ferry/ferry.jsa -Xlog:cds=off -Xlog:cds+dynamic=off ${FERRY_JAVA_OPTS:-} -jar /opt/ferry/ferry.jar "$@"\n' > /usr/local/bin/ferry \
  && chmod 755 /usr/local/bin/ferry
 # As the ferry launcher does: the jar extracted (a plain class path), and a class-data archive made by a
 # training start of config/ferry.yml that stops once the application is built (no broker needed), so

@@ -5,7 +5,12 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -39,6 +44,10 @@ import org.slf4j.LoggerFactory;
 public final class EmbeddedBroker implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedBroker.class);
+    /** How long Artemis waits for its journal's lock before it gives up (a broker not started by Ferry on the same data). */
+    private static final Duration LOCK_WAIT = Duration.ofSeconds(5);
+    /** Ferry's lock of a broker's data directory, beside Artemis's own. */
+    private static final String DATA_LOCK = "ferry-broker.lock";
 
     private final BrokerSettings settings;
     /** The ports {@link #freePort} handed out in this JVM. */
@@ -46,10 +55,13 @@ public final class EmbeddedBroker implements AutoCloseable {
 
     private final EmbeddedActiveMQ server = new EmbeddedActiveMQ();
     private final String url;
+    /** Held from start to close: {@link #lockData}. */
+    private final FileChannel dataLock;
 
-    private EmbeddedBroker(BrokerSettings settings, String url) {
+    private EmbeddedBroker(BrokerSettings settings, String url, FileChannel dataLock) {
         this.settings = settings;
         this.url = url;
+        this.dataLock = dataLock;
     }
 
     /** Starts a broker and returns once it accepts connections. */
@@ -87,10 +99,12 @@ public final class EmbeddedBroker implements AutoCloseable {
         configuration.setPagingDirectory(data.resolve("paging").toString());
         configuration.setLargeMessagesDirectory(data.resolve("large-messages").toString());
         configuration.setNodeManagerLockDirectory(data.toString());
+        // By default Artemis waits, silently and for ever, for another broker on the same data to let go of its lock.
+        configuration.setJournalLockAcquisitionTimeout(LOCK_WAIT.toMillis());
         configuration.setJMXManagementEnabled(false);
         adjustments.accept(configuration);
 
-        EmbeddedBroker broker = new EmbeddedBroker(settings, "tcp://" + host + ":" + port);
+        EmbeddedBroker broker = new EmbeddedBroker(settings, "tcp://" + host + ":" + port, lockData(data, settings.name()));
         broker.server.setConfiguration(configuration);
         if (users != null) {
             broker.server.setSecurityManager(users);
@@ -98,6 +112,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         try {
             broker.server.start();
         } catch (Exception e) {
+            broker.releaseData();
             throw new BrokerStartException("broker '" + settings.name() + "' did not start: " + e.getMessage(), e);
         }
         if (!broker.server.getActiveMQServer().isActive()) {
@@ -106,6 +121,28 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
         LOG.info("broker '{}' listening on {} (data {})", settings.name(), broker.url, data);
         return broker;
+    }
+
+    /**
+     * Takes {@code data}'s lock for a broker's life: a second broker on the same data fails at once, where Artemis's own lock
+     * would make it wait (see {@link #LOCK_WAIT}) and say so only in its log.
+     */
+    private static FileChannel lockData(Path data, String name) {
+        try {
+            Files.createDirectories(data);
+            FileChannel channel = FileChannel.open(data.resolve(DATA_LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try {
+                if (channel.tryLock() != null) {
+                    return channel;
+                }
+            } catch (OverlappingFileLockException heldInThisJvm) {
+                // a broker of this process has it
+            }
+            channel.close();
+            throw new BrokerStartException("broker '" + name + "' did not start: its data directory " + data + " is in use by another broker");
+        } catch (IOException e) {
+            throw new BrokerStartException("broker '" + name + "' did not start: cannot lock its data directory " + data + ": " + e.getMessage(), e);
+        }
     }
 
     /** The URL clients connect with, e.g. {@code tcp://127.0.0.1:61616}. */
@@ -265,6 +302,16 @@ public final class EmbeddedBroker implements AutoCloseable {
             LOG.info("broker '{}' stopped", settings.name());
         } catch (Exception e) {
             throw new IllegalStateException("broker '" + settings.name() + "' did not stop cleanly", e);
+        } finally {
+            releaseData();
+        }
+    }
+
+    private void releaseData() {
+        try {
+            dataLock.close(); // releases the lock
+        } catch (IOException e) {
+            LOG.debug("the lock of broker '{}' was not released", settings.name(), e);
         }
     }
 

@@ -2,8 +2,10 @@ package io.ferry.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -50,6 +52,19 @@ class EmbeddedBrokerTest {
             assertThatThrownBy(() -> EmbeddedBroker.start(clash))
                     .isInstanceOf(BrokerStartException.class)
                     .hasMessage("port " + port + " on 127.0.0.1 is already in use (Address already in use)");
+        }
+    }
+
+    @Test
+    void aSecondBrokerOnTheSameDataFailsInOneLineRatherThanWaitingForEver() {
+        try (TestBroker first = TestBroker.started("local", data)) {
+            BrokerSettings sameData = new BrokerSettings("second", ProjectDirectory.config("local-broker.xml"), "127.0.0.1",
+                    EmbeddedBroker.freePort(), data);
+            // Artemis's default is to wait for the journal's lock for ever.
+            assertTimeoutPreemptively(Duration.ofSeconds(60), () -> assertThatThrownBy(() -> EmbeddedBroker.start(sameData))
+                    .isInstanceOf(BrokerStartException.class)
+                    .hasMessage("broker 'second' did not start: its data directory " + data.toAbsolutePath() + " is in use by another broker"));
+            assertThat(first.messageCount("in")).isZero();
         }
     }
 

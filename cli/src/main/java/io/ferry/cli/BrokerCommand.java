@@ -61,9 +61,12 @@ final class BrokerCommand implements Callable<Integer> {
         Running broker;
         try {
             broker = kind == Kind.ARTEMIS ? artemis(brokerName, dataDirectory) : activeMq(brokerName, dataDirectory);
-        } catch (BrokerStartException | IllegalArgumentException e) {
+        } catch (BrokerStartException e) {
             System.err.println("ferry broker: " + e.getMessage());
             return 1;
+        } catch (IllegalArgumentException e) {
+            System.err.println("ferry broker: " + e.getMessage()); // a setting out of range: a port, say
+            return ExitCodes.BAD_INPUT;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

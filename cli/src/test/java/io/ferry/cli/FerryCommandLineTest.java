@@ -192,6 +192,13 @@ class FerryCommandLineTest {
     }
 
     @Test
+    void aBrokerPortOutOfRangeIsBadInput() {
+        CommandRun result = run("broker", "--name", "local", "--port", "70000", "--data", dir.resolve("data").toString());
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo("ferry broker: port must be 1-65535, was 70000" + System.lineSeparator());
+    }
+
+    @Test
     void anAmqpPortForArtemisIsRefusedInOneLine() {
         CommandRun result = run("broker", "--kind", "artemis", "--name", "local", "--amqp-port", "1");
         assertThat(result.exitCode()).isEqualTo(2);

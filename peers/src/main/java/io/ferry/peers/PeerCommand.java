@@ -127,6 +127,7 @@ public final class PeerCommand implements Callable<Integer> {
 
     /** Builds the bridge the options describe and starts it; announces it once it consumes ({@link ReadySignal.Part#PEER}). */
     public PeerBridge start() throws Exception {
+        checkNumbers();
         PeerBridge.Endpoints endpoints = new PeerBridge.Endpoints(endpoint("source", sourceProvider, sourceUrl, sourceQueue),
                 endpoint("target", targetProvider, targetUrl, targetQueue));
         PeerBridge bridge = switch (kind) {
@@ -142,6 +143,22 @@ public final class PeerCommand implements Callable<Integer> {
         log.info("{}: {} {} ({})", READY, kind, endpoints, settings());
         ReadySignal.announce(ReadySignal.Part.PEER, kind.toString());
         return bridge;
+    }
+
+    /** The numbers the bridges would refuse with a stack trace, or take for something else, refused as bad options. */
+    private void checkNumbers() {
+        require(batchSize >= 1, "--batch-size must be at least 1");
+        require(batchTimeMs >= 1, "--batch-time-ms must be at least 1");
+        require(failureRetryIntervalMs >= 1, "--failure-retry-interval-ms must be at least 1");
+        require(maxRetries >= -1, "--max-retries must be -1 (for ever) or more");
+        require(concurrentConsumers >= 1, "--concurrent-consumers must be at least 1");
+        require(readyTimeoutSeconds >= 1, "--ready-timeout-s must be at least 1");
+    }
+
+    private void require(boolean condition, String message) {
+        if (!condition) {
+            throw new ParameterException(spec.commandLine(), message);
+        }
     }
 
     /** Stops the bridge and says so. */
