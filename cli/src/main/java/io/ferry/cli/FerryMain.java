@@ -9,6 +9,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 import io.ferry.peers.PeerCommand;
+import io.ferry.process.ParentWatch;
 
 /** The {@code ferry} command: every subcommand of the one executable jar. */
 @Command(name = "ferry", mixinStandardHelpOptions = true, version = "ferry 0.1.0",
@@ -21,6 +22,7 @@ public final class FerryMain {
     private static final int MAX_GUESSES = 3;
 
     public static void main(String[] args) {
+        ParentWatch.startIfAsked();
         System.exit(commandLine().execute(args));
     }
 

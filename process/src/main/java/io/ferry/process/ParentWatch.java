@@ -1,0 +1,33 @@
+package io.ferry.process;
+
+/**
+ * Ends a Ferry process whose starter is gone. A process that starts Ferry processes ({@link ChildProcess}) names itself in
+ * {@value #ENVIRONMENT_VARIABLE}; a process started so exits once that one has ended, however it ended (a SIGKILL, a crash,
+ * a build's test JVM stopped), where it would otherwise run on unseen, holding its ports and taking CPU from what runs next.
+ * It exits as on SIGTERM: its shutdown hooks run (an adapter drains, a broker stops).
+ */
+public final class ParentWatch {
+
+    public static final String ENVIRONMENT_VARIABLE = "FERRY_PARENT_PID";
+    /** The exit code of a process whose starter had gone. */
+    static final int STARTER_GONE = 1;
+
+    private ParentWatch() {
+    }
+
+    /** Watches the process the environment names, if it names one. */
+    public static void startIfAsked() {
+        String pid = System.getenv(ENVIRONMENT_VARIABLE);
+        if (pid == null || pid.isBlank()) {
+            return;
+        }
+        ProcessHandle.of(Long.parseLong(pid.strip())).ifPresentOrElse(
+                parent -> parent.onExit().thenRun(ParentWatch::starterGone),
+                ParentWatch::starterGone);
+    }
+
+    private static void starterGone() {
+        System.err.println("ferry: the process that started this one has ended; stopping");
+        System.exit(STARTER_GONE);
+    }
+}

@@ -1,0 +1,59 @@
+package io.ferry.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A process started with {@value ParentWatch#ENVIRONMENT_VARIABLE} ends when the process it names ends, killed or not. */
+class ParentWatchTest {
+
+    private Process starter;
+    private Process child;
+
+    @AfterEach
+    void stop() {
+        List.of(starter, child).forEach(p -> {
+            if (p != null) {
+                p.destroyForcibly();
+            }
+        });
+    }
+
+    /** Waits for ever, watching its starter. */
+    public static void main(String[] args) throws InterruptedException {
+        ParentWatch.startIfAsked();
+        Thread.sleep(Duration.ofMinutes(10).toMillis());
+    }
+
+    @Test
+    void aWatchingProcessEndsOnceItsStarterIsKilled() throws Exception {
+        starter = new ProcessBuilder(java(), "-cp", System.getProperty("java.class.path"), Sleeper.class.getName()).start();
+        ProcessBuilder watching = new ProcessBuilder(java(), "-cp", System.getProperty("java.class.path"), ParentWatchTest.class.getName());
+        watching.environment().put(ParentWatch.ENVIRONMENT_VARIABLE, Long.toString(starter.pid()));
+        child = watching.redirectErrorStream(true).start();
+
+        // The watch holds it while its starter lives.
+        assertThat(child.waitFor(1, java.util.concurrent.TimeUnit.SECONDS)).isFalse();
+        starter.destroyForcibly(); // SIGKILL: no hook of the starter's runs
+        await().atMost(Duration.ofSeconds(30)).until(() -> !child.isAlive());
+        assertThat(child.exitValue()).isEqualTo(ParentWatch.STARTER_GONE);
+        assertThat(new String(child.getInputStream().readAllBytes())).contains("the process that started this one has ended; stopping");
+    }
+
+    private static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** A starter that only waits. */
+    public static final class Sleeper {
+        public static void main(String[] args) throws InterruptedException {
+            Thread.sleep(Duration.ofMinutes(10).toMillis());
+        }
+    }
+}
