@@ -4,12 +4,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.StandardOpenOption;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,7 +45,9 @@ public final class EmbeddedBroker implements AutoCloseable {
     /** How long Artemis waits for its journal's lock before it gives up (a broker not started by Ferry on the same data). */
     private static final Duration LOCK_WAIT = Duration.ofSeconds(5);
     /** Ferry's lock of a broker's data directory, beside Artemis's own. */
-    private static final String DATA_LOCK = "ferry-broker.lock";
+    static final String DATA_LOCK = "ferry-broker.lock";
+    /** The data directories the brokers of this process hold. */
+    private static final Set<Path> LOCKED_HERE = ConcurrentHashMap.newKeySet();
 
     private final BrokerSettings settings;
     /** The ports {@link #freePort} handed out in this JVM. */
@@ -128,20 +128,38 @@ public final class EmbeddedBroker implements AutoCloseable {
      * would make it wait (see {@link #LOCK_WAIT}) and say so only in its log.
      */
     private static FileChannel lockData(Path data, String name) {
+        BrokerStartException inUse = new BrokerStartException("broker '" + name + "' did not start: its data directory " + data
+                + " is in use by another broker");
+        // A broker of this process is told apart before the file is opened: closing a second channel on a locked file would
+        // release this process's lock on it (the system's locks belong to the process).
+        if (!LOCKED_HERE.add(data)) {
+            throw inUse;
+        }
+        FileChannel channel = null;
         try {
             Files.createDirectories(data);
-            FileChannel channel = FileChannel.open(data.resolve(DATA_LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            try {
-                if (channel.tryLock() != null) {
-                    return channel;
-                }
-            } catch (OverlappingFileLockException heldInThisJvm) {
-                // a broker of this process has it
+            channel = FileChannel.open(data.resolve(DATA_LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            if (channel.tryLock() != null) {
+                return channel;
             }
-            channel.close();
-            throw new BrokerStartException("broker '" + name + "' did not start: its data directory " + data + " is in use by another broker");
         } catch (IOException e) {
+            unlock(data, channel);
             throw new BrokerStartException("broker '" + name + "' did not start: cannot lock its data directory " + data + ": " + e.getMessage(), e);
+        }
+        unlock(data, channel);
+        throw inUse; // another process has it
+    }
+
+    /** Lets go of {@code data}'s lock, taken or not ({@code channel} null: not opened). */
+    private static void unlock(Path data, FileChannel channel) {
+        try {
+            if (channel != null) {
+                channel.close(); // releases the lock
+            }
+        } catch (IOException e) {
+            LOG.debug("the lock of {} was not released", data, e);
+        } finally {
+            LOCKED_HERE.remove(data);
         }
     }
 
@@ -308,11 +326,7 @@ public final class EmbeddedBroker implements AutoCloseable {
     }
 
     private void releaseData() {
-        try {
-            dataLock.close(); // releases the lock
-        } catch (IOException e) {
-            LOG.debug("the lock of broker '{}' was not released", settings.name(), e);
-        }
+        unlock(settings.dataDirectory().toAbsolutePath(), dataLock);
     }
 
     /**

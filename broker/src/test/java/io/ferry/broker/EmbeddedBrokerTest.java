@@ -68,6 +68,33 @@ class EmbeddedBrokerTest {
         }
     }
 
+    /** Holds a data directory's lock as a broker of another process does, until its input closes. */
+    public static void main(String[] args) throws Exception {
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(Path.of(args[0]).resolve(EmbeddedBroker.DATA_LOCK),
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.lock();
+            System.out.println("locked");
+            System.out.flush();
+            System.in.read();
+        }
+    }
+
+    @Test
+    void aDataDirectoryABrokerOfAnotherProcessHoldsIsRefusedInOneLine() throws Exception {
+        java.nio.file.Files.createDirectories(data);
+        Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), EmbeddedBrokerTest.class.getName(), data.toString()).start();
+        try {
+            assertThat(new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream())).readLine()).isEqualTo("locked");
+            BrokerSettings sameData = new BrokerSettings("second", ProjectDirectory.config("local-broker.xml"), "127.0.0.1",
+                    EmbeddedBroker.freePort(), data);
+            assertThatThrownBy(() -> EmbeddedBroker.start(sameData)).isInstanceOf(BrokerStartException.class)
+                    .hasMessage("broker 'second' did not start: its data directory " + data.toAbsolutePath() + " is in use by another broker");
+        } finally {
+            holder.destroyForcibly();
+        }
+    }
+
     @Test
     void aMissingConfigurationFileIsNamed() {
         BrokerSettings missing = new BrokerSettings("x", data.resolve("nope.xml"), "127.0.0.1", EmbeddedBroker.freePort(), data);

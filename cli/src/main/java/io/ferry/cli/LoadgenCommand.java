@@ -40,7 +40,6 @@ final class LoadgenCommand implements Runnable {
         return exitCode;
     }
 
-    /** Writes a report's JSON, making the folder if needed. */
     /** Refuses, before a run, a {@code --json} file that could not be written at its end (null: none asked for). */
     static void checkJson(Path file) {
         if (file == null) {
@@ -59,6 +58,7 @@ final class LoadgenCommand implements Runnable {
         }
     }
 
+    /** Writes a report's JSON, making the folder if needed. */
     static void writeJson(Path file, String json) {
         try {
             Path folder = file.toAbsolutePath().getParent();

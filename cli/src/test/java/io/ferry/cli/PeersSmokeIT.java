@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import io.ferry.process.ParentWatch;
 import io.ferry.broker.testing.ProjectDirectory;
 
 /**
@@ -47,7 +48,10 @@ class PeersSmokeIT {
                 "--messages", Integer.toString(MESSAGES), "--runs", Integer.toString(RUNS), "--warmup", "50", "--latency-rate", "200",
                 "--latency-messages", Integer.toString(FIXED_RATE_MESSAGES), "--delivery", "both",
                 "--config-dir", root.resolve("config").toString(), "--out", dir.toString()));
-        Process perf = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        // Should this JVM end first, the perf run and what it started stop by themselves.
+        builder.environment().put(ParentWatch.ENVIRONMENT_VARIABLE, Long.toString(ProcessHandle.current().pid()));
+        Process perf = builder.start();
         boolean finished = perf.waitFor(10, TimeUnit.MINUTES);
         if (!finished) {
             perf.destroy(); // its shutdown hook stops every process it started

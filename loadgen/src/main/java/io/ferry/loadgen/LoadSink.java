@@ -47,7 +47,7 @@ public final class LoadSink {
             broker.connection().start();
             ArrivalSpan span = receive(broker, session, consumer, accounting, expected, settings.idleTimeout(), settings.settle());
             SinkReport report = new SinkReport(accounting.report(expected), LatencySummary.of(accounting.latencyMicros()),
-                    accounting.runArrivals(), span.elapsed(), LoadSender.perSecond(accounting.runArrivals(), span.elapsed()),
+                    accounting.runArrivals(), span.elapsed(), LoadSender.perSecond(span.arrivals(), span.elapsed()),
                     accounting.latencyMicros(), accounting.foreign());
             ticker.finish(report.ratePerSecond());
             return report;
@@ -97,21 +97,22 @@ public final class LoadSink {
                     broker.complete(session, last);
                     uncommitted = 0;
                 }
-                if (now - lastActivity >= (settling ? settleNanos : idleNanos)) {
-                    break;
+            } else {
+                last = message;
+                if (accounting.record(message, EpochMicros.now())) {
+                    lastActivity = now;
+                    if (!settling) {
+                        span.arrivalAt(now);
+                    }
                 }
-                continue;
-            }
-            last = message;
-            if (accounting.record(message, EpochMicros.now())) {
-                lastActivity = now;
-                if (!settling) {
-                    span.arrivalAt(now);
+                if (++uncommitted >= COMMIT_BATCH) {
+                    broker.complete(session, last);
+                    uncommitted = 0;
                 }
             }
-            if (++uncommitted >= COMMIT_BATCH) {
-                broker.complete(session, last);
-                uncommitted = 0;
+            // Checked after every message too: a steady flow of other runs' messages must not hold the run open.
+            if (now - lastActivity >= (settling ? settleNanos : idleNanos)) {
+                break;
             }
         }
         if (uncommitted > 0) {
@@ -120,16 +121,22 @@ public final class LoadSink {
         return span;
     }
 
-    /** From the run's first arrival to its last. */
+    /** From the run's first arrival to its last before it settled, and how many came in it. */
     private static final class ArrivalSpan {
         private long firstNanos = -1;
         private long lastNanos = -1;
+        private long arrivals;
 
         void arrivalAt(long nanos) {
             if (firstNanos < 0) {
                 firstNanos = nanos;
             }
             lastNanos = nanos;
+            arrivals++;
+        }
+
+        long arrivals() {
+            return arrivals;
         }
 
         Duration elapsed() {

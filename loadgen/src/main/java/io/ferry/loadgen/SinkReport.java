@@ -10,8 +10,9 @@ import org.HdrHistogram.Histogram;
  * @param delivery         the exactly-once accounting of the run's messages
  * @param latency          end-to-end latency of each message's first intact arrival
  * @param received         the run's messages that arrived, duplicates and corrupted ones included
- * @param elapsed          from the run's first arrival to its last
- * @param ratePerSecond    received / elapsed; 0 when fewer than two arrivals span any time
+ * @param elapsed          from the run's first arrival to its last before the sink settled
+ * @param ratePerSecond    the arrivals within {@code elapsed} over it (copies that came while the sink settled left out);
+ *                         0 when fewer than two arrivals span any time
  * @param latencyHistogram the latencies behind {@code latency}, in microseconds, for charts
  * @param foreign          messages of other runs, consumed and not accounted (only when filtering on a run id)
  */

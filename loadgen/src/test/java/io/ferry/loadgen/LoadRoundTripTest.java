@@ -135,6 +135,29 @@ class LoadRoundTripTest {
         assertThat(received.foreign()).isEqualTo(5);   // sent first, so consumed before the run was complete
     }
 
+    /**
+     * Another run's messages arriving without pause (300 a second, for a minute) do not hold the sink open: it ends at its
+     * idle timeout once nothing of its own run came, while the other run is still sending.
+     */
+    @Test
+    void otherRunsMessagesFlowingWithoutPauseDoNotKeepTheSinkFromItsIdleTimeout() throws Exception {
+        ConnectionSettings settings = ConnectionSettings.anonymous("broker", broker.url());
+        java.util.concurrent.ExecutorService otherRun = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.util.concurrent.Future<SendReport> sending = otherRun.submit(() -> new LoadSender().run(new SendSettings(settings, "shared",
+                    1, 18_000, Content.randomBytes(10), PayloadKind.BYTES, false, 0, SendSettings.DEFAULT_PRIORITY, Duration.ZERO, 300,
+                    "other-run", 1), ProgressListener.none()));
+            SinkReport received = new LoadSink().run(new SinkSettings(settings, "shared", 5, Duration.ofMillis(500), "this-run"), Map.of(),
+                    ProgressListener.none());
+
+            assertThat(sending.isDone()).as("the sink ended while the other run was still sending").isFalse();
+            assertThat(received.foreign()).as("the other run's messages were there, consumed").isPositive();
+            assertThat(received.delivery().missing()).isEqualTo(5);
+        } finally {
+            otherRun.shutdownNow();
+        }
+    }
+
     private static SinkSettings sinkSettings(String queue, long expected, String runId) {
         return new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), queue, expected, Duration.ofSeconds(5), runId);
     }

@@ -148,8 +148,9 @@ public final class PeerCommand implements Callable<Integer> {
     /** The numbers the bridges would refuse with a stack trace, or take for something else, refused as bad options. */
     private void checkNumbers() {
         require(batchSize >= 1, "--batch-size must be at least 1");
-        require(batchTimeMs >= 1, "--batch-time-ms must be at least 1");
-        require(failureRetryIntervalMs >= 1, "--failure-retry-interval-ms must be at least 1");
+        // The JMS bridge takes -1 for these as "none" (no batch timer; no pause between retries).
+        require(batchTimeMs >= 1 || batchTimeMs == -1, "--batch-time-ms must be -1 or at least 1");
+        require(failureRetryIntervalMs >= 1 || failureRetryIntervalMs == -1, "--failure-retry-interval-ms must be -1 or at least 1");
         require(maxRetries >= -1, "--max-retries must be -1 (for ever) or more");
         require(concurrentConsumers >= 1, "--concurrent-consumers must be at least 1");
         require(readyTimeoutSeconds >= 1, "--ready-timeout-s must be at least 1");

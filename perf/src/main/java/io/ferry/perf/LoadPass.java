@@ -87,8 +87,8 @@ final class LoadPass {
         return new Pass(received.ratePerSecond(),
                 new Latency(latency.p50Micros() / 1000, latency.p90Micros() / 1000, latency.p99Micros() / 1000,
                         latency.p999Micros() / 1000, latency.maxMicros() / 1000),
-                // A message of an earlier pass on the case's queue is a copy of one that pass counted already (or came after that
-                // pass gave up on it, which made it unclean already); and nothing else is sent there.
+                // A message of an earlier pass on the case's queue is a copy of one that pass counted, or one that came after that
+                // pass gave up on it (counted missing there, so that pass is unclean already); nothing else is sent there.
                 new Delivery(sent.sent(), delivery.received(), delivery.missing(),
                         delivery.duplicated() + received.foreign() + delivery.unexpected(), delivery.corrupted()),
                 distribution(received.latencyHistogram()));

@@ -18,8 +18,8 @@ public final class ParentWatch {
     /** Watches the process the environment names, if it names one. */
     public static void startIfAsked() {
         String pid = System.getenv(ENVIRONMENT_VARIABLE);
-        if (pid == null || pid.isBlank()) {
-            return;
+        if (pid == null || !pid.strip().matches("\\d{1,18}")) {
+            return; // none asked for (a value that is no process id is none either)
         }
         ProcessHandle.of(Long.parseLong(pid.strip())).ifPresentOrElse(
                 parent -> parent.onExit().thenRun(ParentWatch::starterGone),

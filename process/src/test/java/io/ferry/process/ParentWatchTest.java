@@ -18,7 +18,7 @@ class ParentWatchTest {
 
     @AfterEach
     void stop() {
-        List.of(starter, child).forEach(p -> {
+        java.util.Arrays.asList(starter, child).forEach(p -> {
             if (p != null) {
                 p.destroyForcibly();
             }
@@ -38,12 +38,26 @@ class ParentWatchTest {
         watching.environment().put(ParentWatch.ENVIRONMENT_VARIABLE, Long.toString(starter.pid()));
         child = watching.redirectErrorStream(true).start();
 
-        // The watch holds it while its starter lives.
-        assertThat(child.waitFor(1, java.util.concurrent.TimeUnit.SECONDS)).isFalse();
         starter.destroyForcibly(); // SIGKILL: no hook of the starter's runs
         await().atMost(Duration.ofSeconds(30)).until(() -> !child.isAlive());
         assertThat(child.exitValue()).isEqualTo(ParentWatch.STARTER_GONE);
         assertThat(new String(child.getInputStream().readAllBytes())).contains("the process that started this one has ended; stopping");
+    }
+
+    /** Prints what its environment names as its starter. */
+    public static final class StarterPrinter {
+        public static void main(String[] args) {
+            System.out.println(System.getenv(ParentWatch.ENVIRONMENT_VARIABLE));
+        }
+    }
+
+    @Test
+    void aChildProcessNamesThisProcessAsItsStarter(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path log = dir.resolve("printer.log");
+        ChildProcess printer = ChildProcess.start("printer", List.of(java(), "-cp", System.getProperty("java.class.path"),
+                StarterPrinter.class.getName()), log);
+        await().atMost(Duration.ofSeconds(30)).until(() -> !printer.isAlive());
+        assertThat(java.nio.file.Files.readString(log).strip()).isEqualTo(Long.toString(ProcessHandle.current().pid()));
     }
 
     private static String java() {
