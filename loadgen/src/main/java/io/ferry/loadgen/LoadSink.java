@@ -76,7 +76,8 @@ public final class LoadSink {
                                        long expected, Duration idleTimeout, Duration settle) throws JMSException {
         long idleNanos = idleTimeout.toNanos();
         long settleNanos = settle.toNanos();
-        long pollMillis = Math.max(1, Math.min(MAX_POLL_MILLIS, settle.isZero() ? idleTimeout.toMillis() : Math.min(idleTimeout.toMillis(), settle.toMillis())));
+        long shortestWait = settle.isZero() ? idleTimeout.toMillis() : Math.min(idleTimeout.toMillis(), settle.toMillis());
+        long pollMillis = Math.max(1, Math.min(MAX_POLL_MILLIS, shortestWait));
         long lastActivity = System.nanoTime();
         ArrivalSpan span = new ArrivalSpan();
         boolean settling = false;
