@@ -30,6 +30,7 @@ import io.ferry.process.ChildProcess;
 import io.ferry.process.ProcessGroup;
 import io.ferry.process.FerryProcesses;
 import io.ferry.process.ProcessCpu;
+import io.ferry.process.ProcessException;
 import io.ferry.process.ReadySignal;
 
 /**
@@ -395,7 +396,15 @@ public final class PerfRun {
 
     private Pass pass(PerfCase perfCase, int count, boolean persistent, double rate, String phase, boolean progress) throws Exception {
         ConnectionSettings receiveBroker = perfCase instanceof PerfCase.NoBridgeCase ? local.connection(LOCAL) : remote.connection(REMOTE);
-        return load.run(local.connection(LOCAL), perfCase.inQueue(), receiveBroker, perfCase.outQueue(), count, persistent, rate, phase,
+        Pass pass = load.run(local.connection(LOCAL), perfCase.inQueue(), receiveBroker, perfCase.outQueue(), count, persistent, rate, phase,
                 progress);
+        if (!pass.delivery().clean()) {
+            // A broker or bridge that died leaves every later pass waiting and unclean: said once, with its log, the run ends.
+            ChildProcess ended = processes.ended().orElse(null);
+            if (ended != null) {
+                throw new ProcessException(ended.name() + " ended during " + phase + " of " + perfCase.name() + " (log: " + ended.log() + ")");
+            }
+        }
+        return pass;
     }
 }

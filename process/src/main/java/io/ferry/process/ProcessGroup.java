@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The processes one run starts (brokers, bridges, the adapter), stopped together when it ends, when it
@@ -32,6 +33,11 @@ public final class ProcessGroup implements AutoCloseable {
         ChildProcess process = ChildProcess.start(name, command, log);
         started.add(process);
         return process;
+    }
+
+    /** A process of the group that has ended although the group has not stopped it (a crash, a kill), if one has. */
+    public synchronized Optional<ChildProcess> ended() {
+        return stopped ? Optional.empty() : started.stream().filter(process -> !process.isAlive()).findFirst();
     }
 
     /** Stops every process of the group, the last started first. */

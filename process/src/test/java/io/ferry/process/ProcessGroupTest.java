@@ -22,6 +22,16 @@ class ProcessGroupTest {
     }
 
     @Test
+    void aProcessThatEndedWithoutTheGroupStoppingItIsNamed() throws Exception {
+        try (ProcessGroup group = new ProcessGroup("test")) {
+            assertThat(group.ended()).isEmpty();
+            ChildProcess shortLived = group.start("short-lived", dir.resolve("short.log"), javaVersion());
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> !shortLived.isAlive());
+            assertThat(group.ended()).contains(shortLived);
+        }
+    }
+
+    @Test
     void aProcessStartedOnceTheGroupStoppedIsRefusedNotLeftBehind() throws Exception {
         ProcessGroup group = new ProcessGroup("test");
         group.close();
