@@ -14,6 +14,7 @@ import io.ferry.perf.PerfCase.FerryCase;
 import io.ferry.perf.PerfCase.PeerCase;
 import io.ferry.process.ChildProcess;
 import io.ferry.process.FerryProcesses;
+import io.ferry.process.ProcessCpu;
 import io.ferry.process.ReadySignal;
 import io.ferry.runtime.config.AdapterConfig;
 import io.ferry.workflow.service.DelayServiceFactory;
@@ -34,7 +35,7 @@ final class BridgeProcesses {
      * live objects near G1's marking threshold it marked concurrently every other collection (README, "Run
      * the bridge").
      */
-    static final List<String> BRIDGE_JVM = List.of("-Xms256m", "-Xmx256m");
+    static final List<String> BRIDGE_JVM = List.of("-Xms256m", "-Xmx256m", ProcessCpu.COMPILER_THREADS_KEPT);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     /** A case's bridge process, how long it took to start, and for Ferry's adapter its management port (else null). */

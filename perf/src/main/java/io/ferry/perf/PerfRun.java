@@ -44,7 +44,7 @@ import io.ferry.process.ReadySignal;
  */
 public final class PerfRun {
 
-    private static final List<String> BROKER_JVM = List.of("-Xms256m", "-Xmx1g");
+    private static final List<String> BROKER_JVM = List.of("-Xms256m", "-Xmx1g", ProcessCpu.COMPILER_THREADS_KEPT);
     private static final Duration BROKER_START_TIMEOUT = Duration.ofSeconds(60);
     private static final String BROKER_WARMUP_QUEUE = "perf.brokers-warm-up";
     static final String LOCAL = "local";

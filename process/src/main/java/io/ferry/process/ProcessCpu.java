@@ -16,6 +16,13 @@ public record ProcessCpu(Duration total, Duration jit) {
 
     public static final ProcessCpu UNKNOWN = new ProcessCpu(Duration.ofMillis(-1), Duration.ofMillis(-1));
 
+    /**
+     * The JVM option that keeps a JVM's compiler threads for its life, for a process whose compilers' share is read: on a
+     * machine with more than a few cores HotSpot ends idle ones, and their time would leave the compilers' sum (read per
+     * thread) while it stays in the process's total.
+     */
+    public static final String COMPILER_THREADS_KEPT = "-XX:-UseDynamicNumberOfCompilerThreads";
+
     /** HotSpot names them "C1 CompilerThread0", "C2 CompilerThread1", ...; Linux keeps 15 characters. */
     private static final String COMPILER_THREAD = "CompilerThre";
     private static final long MILLIS_PER_TICK = 10; // USER_HZ is 100 on Linux
