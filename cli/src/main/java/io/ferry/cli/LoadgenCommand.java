@@ -58,13 +58,9 @@ final class LoadgenCommand implements Runnable {
         }
     }
 
-    /** Writes a report's JSON, making the folder if needed. */
+    /** Writes a report's JSON, into the folder {@link #checkJson} made before the run. */
     static void writeJson(Path file, String json) {
         try {
-            Path folder = file.toAbsolutePath().getParent();
-            if (folder != null) {
-                Files.createDirectories(folder);
-            }
             Files.writeString(file, json);
         } catch (IOException e) {
             throw new IllegalArgumentException("--json: cannot write " + file + ": " + e.getMessage());

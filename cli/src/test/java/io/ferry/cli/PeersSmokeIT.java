@@ -50,7 +50,7 @@ class PeersSmokeIT {
                 "--config-dir", root.resolve("config").toString(), "--out", dir.toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         // Should this JVM end first, the perf run and what it started stop by themselves.
-        builder.environment().put(ParentWatch.ENVIRONMENT_VARIABLE, Long.toString(ProcessHandle.current().pid()));
+        ParentWatch.nameStarterIn(builder.environment());
         Process perf = builder.start();
         boolean finished = perf.waitFor(10, TimeUnit.MINUTES);
         if (!finished) {

@@ -87,7 +87,7 @@ final class Findings {
      * rules had nothing to read, and their silence says nothing.
      */
     private static Optional<Finding> metersUnread(HealthReport report) {
-        boolean channels = report.channels().stream().anyMatch(c -> c.status() != null);
+        boolean channels = channelsInHealth(report) > 0;
         boolean meters = report.channels().stream()
                 .anyMatch(c -> c.delivered() != null || c.rejected() != null || c.reconnects() != null || c.workers() != null);
         if (!channels || meters) {
@@ -108,8 +108,7 @@ final class Findings {
             return Optional.empty();
         }
         return Optional.of(new Finding("adapter-down", "The adapter reports its health DOWN, and no channel in its health says why",
-                format("/actuator/health: status DOWN, %d channel(s) in its details",
-                        report.channels().stream().filter(c -> c.status() != null).count()),
+                format("/actuator/health: status DOWN, %d channel(s) in its details", channelsInHealth(report)),
                 "read /actuator/health: with no channels in it, the adapter's configuration hides health details (Ferry shows them by"
                         + " default); otherwise another of its components is DOWN"));
     }
@@ -277,6 +276,11 @@ final class Findings {
                 format("Channel %s is %s: local %s, remote %s", channel.id(), channel.status(), channel.local(), channel.remote()),
                 figures,
                 "messages wait on the local broker meanwhile; bring the broker that is not connected back (or fix the network to it)"));
+    }
+
+    /** The channels the adapter's health names (others are known from its meters only, without a status). */
+    private static long channelsInHealth(HealthReport report) {
+        return report.channels().stream().filter(c -> c.status() != null).count();
     }
 
     /** A side is as a refusal leaves it: connected where its broker refuses, connected or not opened yet otherwise. */

@@ -247,10 +247,7 @@ class HealthAnalysisTest {
     void theSampleMeanOfALongRunningAdapterComesFromItsExactTotals() {
         var before = snapshot("2026-05-01T10:00:00Z", figures("t", 100_000_000, 10_000_000_040.0, 100.0));
         var after = snapshot("2026-05-01T10:00:00Z", figures("t", 100_002_000, 10_000_100_040.0, 99.998));
-        assertThat(HealthAnalysis.sampleTags(before, after)).singleElement().satisfies(t -> {
-            assertThat(t.count()).isEqualTo(2_000);
-            assertThat(t.meanUs()).isEqualTo(50.0); // count times the rounded mean gives below 0 here
-        });
+        assertSampleTag(before, after, 2_000, 50.0); // count times the rounded mean gives below 0 here
     }
 
     /** Figures reset during the sample (their start moves): what was counted since, not a difference with the figures before. */
@@ -258,9 +255,14 @@ class HealthAnalysisTest {
     void figuresResetDuringTheSampleGiveWhatWasCountedSince() {
         var before = snapshot("2026-05-01T10:00:00Z", figures("t", 1_000, 40_000.0, 40.0));
         var after = snapshot("2026-05-01T10:05:03Z", figures("t", 1_500, 15_000.0, 10.0));
+        assertSampleTag(before, after, 1_500, 10.0);
+    }
+
+    private static void assertSampleTag(io.ferry.profiling.StatisticsJson.SnapshotFigures before,
+                                        io.ferry.profiling.StatisticsJson.SnapshotFigures after, long count, double meanUs) {
         assertThat(HealthAnalysis.sampleTags(before, after)).singleElement().satisfies(t -> {
-            assertThat(t.count()).isEqualTo(1_500);
-            assertThat(t.meanUs()).isEqualTo(10.0);
+            assertThat(t.count()).isEqualTo(count);
+            assertThat(t.meanUs()).isEqualTo(meanUs);
         });
     }
 

@@ -52,7 +52,7 @@ public final class ChildProcess implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(environment);
         builder.environment().put(ReadySignal.ENVIRONMENT_VARIABLE, readyFile.toString());
-        builder.environment().put(ParentWatch.ENVIRONMENT_VARIABLE, Long.toString(ProcessHandle.current().pid()));
+        ParentWatch.nameStarterIn(builder.environment());
         return new ChildProcess(name, builder.start(), log, readyFile);
     }
 

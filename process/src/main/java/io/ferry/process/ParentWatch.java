@@ -1,5 +1,7 @@
 package io.ferry.process;
 
+import java.util.Map;
+
 /**
  * Ends a Ferry process whose starter is gone. A process that starts Ferry processes ({@link ChildProcess}) names itself in
  * {@value #ENVIRONMENT_VARIABLE}; a process started so exits once that one has ended, however it ended (a SIGKILL, a crash,
@@ -13,6 +15,11 @@ public final class ParentWatch {
     static final int STARTER_GONE = 1;
 
     private ParentWatch() {
+    }
+
+    /** Names this process, in the environment of a process it is about to start, as that process's starter. */
+    public static void nameStarterIn(Map<String, String> environment) {
+        environment.put(ENVIRONMENT_VARIABLE, Long.toString(ProcessHandle.current().pid()));
     }
 
     /** Watches the process the environment names, if it names one. */

@@ -123,7 +123,7 @@ public final class SoakRun {
                     journalBufferTimeout(dir.resolve(LOCAL + "-broker.xml")), Runtime.getRuntime().availableProcessors(), startedAt,
                     equivalentCommand());
             console.start(settings, reported, dir);
-            SoakReport report = drive(reported, local, remote, adapter, new GcLog(gcLog), List.of(localBroker, remoteBroker, adapter));
+            SoakReport report = drive(reported, local, remote, adapter, new GcLog(gcLog));
             console.summary(report);
             PerfReportFiles.write(report, "/perf/soak.html", dir);
             console.out().println();
@@ -134,7 +134,7 @@ public final class SoakRun {
 
     /** Sends and receives for the duration, sampling every interval; then the trends and the delivery check. */
     private SoakReport drive(SoakReport.Settings reported, String local, String remote, ChildProcess adapter,
-                             GcLog gcLog, List<ChildProcess> watched) throws Exception {
+                             GcLog gcLog) throws Exception {
         String runId = "soak-" + SendSettings.newRunId();
         long messages = settings.messages();
         SendSettings send = new SendSettings(new ConnectionSettings(LOCAL, local, null, null), settings.perfCase().inQueue(), settings.senderThreads(), messages,
@@ -161,7 +161,7 @@ public final class SoakRun {
             long lastNanos = startNanos;
             long received = 0;
             for (long k = 1; !sender.isDone(); k++) {
-                if (!awaitOrDone(sender, sink, startNanos + k * intervalNanos, watched)) {
+                if (!awaitOrDone(sender, sink, startNanos + k * intervalNanos)) {
                     break; // the last messages went out within this interval: a sample of it would show the load stopping
                 }
                 long now = System.nanoTime();
@@ -177,7 +177,7 @@ public final class SoakRun {
             SendReport sendReport = result(sender, "send");
             console.out().printf(Locale.ROOT, "sent %d messages at %.0f msg/s; waiting for the last of them...%n", sendReport.sent(),
                     sendReport.ratePerSecond());
-            SinkReport sinkReport = awaitSink(sink, watched);
+            SinkReport sinkReport = awaitSink(sink);
             gcLog.newPauses().forEach(p -> gcKinds.merge(p.kind(), 1L, Long::sum));
             double elapsed = (System.nanoTime() - startNanos) / 1e9;
             var whole = sinkReport.latency();
@@ -226,10 +226,9 @@ public final class SoakRun {
      * Waits until {@code dueNanos}, checking every second that every process is still there and the sink
      * still receiving; false when the sender finished first.
      */
-    private static boolean awaitOrDone(Future<?> sender, Future<SinkReport> sink, long dueNanos, List<ChildProcess> processes)
-            throws Exception {
+    private boolean awaitOrDone(Future<?> sender, Future<SinkReport> sink, long dueNanos) throws Exception {
         while (true) {
-            requireAlive(processes);
+            requireAlive();
             if (sink.isDone() && !sender.isDone()) {
                 result(sink, "receive"); // its failure, if it failed
                 throw new ProcessException("receive: nothing arrived for " + SINK_IDLE_TIMEOUT.toSeconds() + " s while the sender was still "
@@ -250,9 +249,9 @@ public final class SoakRun {
         }
     }
 
-    private static SinkReport awaitSink(Future<SinkReport> sink, List<ChildProcess> processes) throws Exception {
+    private SinkReport awaitSink(Future<SinkReport> sink) throws Exception {
         while (true) {
-            requireAlive(processes);
+            requireAlive();
             try {
                 sink.get(LIVENESS_CHECK_MILLIS, TimeUnit.MILLISECONDS);
                 return result(sink, "receive");
@@ -275,11 +274,10 @@ public final class SoakRun {
         }
     }
 
-    private static void requireAlive(List<ChildProcess> processes) throws ProcessException {
-        for (ChildProcess process : processes) {
-            if (!process.isAlive()) {
-                throw new ProcessException(process.name() + " stopped during the soak (log: " + process.log() + ")");
-            }
+    private void requireAlive() throws ProcessException {
+        ChildProcess ended = processes.ended().orElse(null);
+        if (ended != null) {
+            throw new ProcessException(ended.name() + " stopped during the soak (log: " + ended.log() + ")");
         }
     }
 
