@@ -18,7 +18,6 @@ import io.ferry.perf.PerfReport;
 import io.ferry.perf.PerfRun;
 import io.ferry.perf.PerfSettings;
 import io.ferry.process.FerryProcesses;
-import io.ferry.process.ProcessException;
 import io.ferry.runtime.config.FerryProperties;
 import io.ferry.workflow.WorkflowSettings;
 import io.ferry.workflow.WorkflowType;
@@ -162,12 +161,8 @@ public final class PerfCommand implements Callable<Integer> {
         try {
             PerfReport report = new PerfRun(settings, new FerryProcesses(FerryMain.class.getName()), System.out).run();
             return report.deliveryClean() ? 0 : 1;
-        } catch (ProcessException e) {
-            System.err.println("ferry perf: " + e.getMessage());
-            return 1;
         } catch (Exception e) {
-            System.err.println("ferry perf: failed: " + e);
-            return 1;
+            return ExitCodes.runFailed("ferry perf", e);
         }
     }
 

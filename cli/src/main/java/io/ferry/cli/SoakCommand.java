@@ -13,7 +13,6 @@ import io.ferry.perf.soak.SoakReport;
 import io.ferry.perf.soak.SoakRun;
 import io.ferry.perf.soak.SoakSettings;
 import io.ferry.process.FerryProcesses;
-import io.ferry.process.ProcessException;
 import io.ferry.workflow.WorkflowSettings;
 
 /**
@@ -87,12 +86,8 @@ public final class SoakCommand implements Callable<Integer> {
         try {
             SoakReport report = new SoakRun(settings, new FerryProcesses(FerryMain.class.getName()), System.out).run();
             return report.delivery().clean() ? 0 : 1;
-        } catch (ProcessException e) {
-            System.err.println("ferry soak: " + e.getMessage());
-            return 1;
         } catch (Exception e) {
-            System.err.println("ferry soak: failed: " + e);
-            return 1;
+            return ExitCodes.runFailed("ferry soak", e);
         }
     }
 

@@ -18,9 +18,9 @@ public final class ProcessGroup implements AutoCloseable {
     /** Set once the group stops: a process started after that would be left behind. */
     private boolean stopped;
 
-    /** @param name names the shutdown hook's thread, {@code <name>-cleanup} */
+    /** @param name the command that runs the group ({@code perf}), for its line on Ctrl-C and its shutdown hook's thread */
     public ProcessGroup(String name) {
-        cleanup = new Thread(this::stopAll, name + "-cleanup");
+        cleanup = new Thread(() -> stopOnShutdown(name), name + "-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
@@ -49,6 +49,13 @@ public final class ProcessGroup implements AutoCloseable {
         } catch (IllegalStateException e) {
             // the JVM is shutting down: the hook runs, or has run, anyway
         }
+    }
+
+    private synchronized void stopOnShutdown(String name) {
+        if (!started.isEmpty()) {
+            System.err.println("ferry " + name + ": stopping (Ctrl-C or SIGTERM), its processes the last started first");
+        }
+        stopAll();
     }
 
     private synchronized void stopAll() {

@@ -25,9 +25,13 @@ class ParentWatchTest {
         });
     }
 
+    private static final String WATCHING = "watching";
+
     /** Waits for ever, watching its starter. */
     public static void main(String[] args) throws InterruptedException {
         ParentWatch.startIfAsked();
+        System.out.println(WATCHING);
+        System.out.flush();
         Thread.sleep(Duration.ofMinutes(10).toMillis());
     }
 
@@ -42,6 +46,23 @@ class ParentWatchTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> !child.isAlive());
         assertThat(child.exitValue()).isEqualTo(ParentWatch.STARTER_GONE);
         assertThat(new String(child.getInputStream().readAllBytes())).contains("the process that started this one has ended; stopping");
+    }
+
+    @Test
+    void aWatchingProcessLeavesCtrlCToItsStarterAndStopsOnSigterm() throws Exception {
+        ProcessBuilder watching = new ProcessBuilder(java(), "-cp", System.getProperty("java.class.path"), ParentWatchTest.class.getName());
+        ParentWatch.nameStarterIn(watching.environment());
+        child = watching.redirectErrorStream(true).start();
+        java.io.BufferedReader output = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream()));
+        assertThat(output.readLine()).isEqualTo(WATCHING);
+
+        // A terminal's Ctrl-C: SIGINT to the child as to its starter. Without the watch's handling the JVM exits at once.
+        assertThat(new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).start().waitFor()).isZero();
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(child::isAlive);
+
+        child.destroy(); // SIGTERM, as the starter's process group stops it
+        await().atMost(Duration.ofSeconds(30)).until(() -> !child.isAlive());
+        assertThat(child.exitValue()).isEqualTo(128 + 15);
     }
 
     /** Prints what its environment names as its starter. */
