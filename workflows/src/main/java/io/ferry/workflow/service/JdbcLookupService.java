@@ -21,7 +21,7 @@ import io.ferry.api.ServiceException;
  * Enriches a message's metadata from a SQL query: the values of metadata keys bind to the query's
  * {@code ?} parameters in order, and the first row's columns are added to the metadata under their
  * lower-case labels, as message property types (see {@link JdbcPropertyValues}). SQL NULLs are left
- * out. No row, a missing parameter key or any SQL error rejects the message.
+ * out. No row, a missing parameter key, any SQL error or a query past its timeout rejects the message.
  *
  * <p>Connections come from a pool shared by the workers; {@link #close()} closes it.
  */
@@ -31,12 +31,14 @@ public final class JdbcLookupService implements Service, AutoCloseable {
     private final HikariDataSource pool;
     private final String query;
     private final List<String> parameterKeys;
+    private final int queryTimeoutSeconds;
 
-    public JdbcLookupService(String id, HikariDataSource pool, String query, List<String> parameterKeys) {
+    public JdbcLookupService(String id, HikariDataSource pool, String query, List<String> parameterKeys, int queryTimeoutSeconds) {
         this.id = id;
         this.pool = pool;
         this.query = query;
         this.parameterKeys = List.copyOf(parameterKeys);
+        this.queryTimeoutSeconds = queryTimeoutSeconds;
     }
 
     @Override
@@ -50,6 +52,7 @@ public final class JdbcLookupService implements Service, AutoCloseable {
         try (Connection connection = pool.getConnection();
              PreparedStatement statement = connection.prepareStatement(query)) {
             statement.setMaxRows(1);
+            statement.setQueryTimeout(queryTimeoutSeconds);
             for (int i = 0; i < parameters.length; i++) {
                 statement.setObject(i + 1, parameters[i]);
             }

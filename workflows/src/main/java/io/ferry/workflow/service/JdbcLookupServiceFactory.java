@@ -15,7 +15,9 @@ import io.ferry.api.ServiceFactory;
 /**
  * {@code jdbc-lookup}: settings {@code url} and {@code query} (required), {@code user},
  * {@code password}, {@code parameters} (comma-separated metadata keys, one per {@code ?} in the
- * query) and {@code pool-size} (default 4).
+ * query), {@code pool-size} (default 4) and {@code query-timeout-s} (default 30: a query that takes
+ * longer is cancelled and rejects its message, so that a database that hangs does not hold the
+ * channel for ever).
  *
  * <p>The pool connects lazily: the adapter starts while the database is down, and messages are
  * rejected until it is back. A URL no JDBC driver on the class path accepts stops start-up.
@@ -30,6 +32,8 @@ public final class JdbcLookupServiceFactory implements ServiceFactory {
     static final String PARAMETERS = "parameters";
     static final String POOL_SIZE = "pool-size";
     static final int DEFAULT_POOL_SIZE = 4;
+    static final String QUERY_TIMEOUT = "query-timeout-s";
+    static final int DEFAULT_QUERY_TIMEOUT_SECONDS = 30;
 
     @Override
     public String type() {
@@ -40,7 +44,7 @@ public final class JdbcLookupServiceFactory implements ServiceFactory {
     public Service create(String id, Map<String, String> settings) {
         Lookup lookup = read(id, settings);
         HikariDataSource pool = new HikariDataSource(poolConfig(id, lookup.url(), lookup.user(), lookup.password(), lookup.poolSize()));
-        return new JdbcLookupService(id, pool, lookup.query(), lookup.parameterKeys());
+        return new JdbcLookupService(id, pool, lookup.query(), lookup.parameterKeys(), lookup.queryTimeoutSeconds());
     }
 
     /** The settings alone: the pool, which would start its threads, is made by {@link #create}. */
@@ -49,12 +53,13 @@ public final class JdbcLookupServiceFactory implements ServiceFactory {
         read(id, settings);
     }
 
-    private record Lookup(String url, String user, String password, String query, List<String> parameterKeys, int poolSize) {
+    private record Lookup(String url, String user, String password, String query, List<String> parameterKeys, int poolSize,
+                          int queryTimeoutSeconds) {
     }
 
     private static Lookup read(String id, Map<String, String> settings) {
         ServiceSettings checked = new ServiceSettings(id, settings);
-        checked.rejectUnknown(Set.of(URL, USER, PASSWORD, QUERY, PARAMETERS, POOL_SIZE));
+        checked.rejectUnknown(Set.of(URL, USER, PASSWORD, QUERY, PARAMETERS, POOL_SIZE, QUERY_TIMEOUT));
         String url = checked.required(URL);
         requireDriverFor(checked, url);
         String query = checked.required(QUERY);
@@ -63,7 +68,8 @@ public final class JdbcLookupServiceFactory implements ServiceFactory {
                 ? List.of()
                 : CommaSeparated.parse(checked, PARAMETERS, parameters);
         int poolSize = checked.positiveInt(POOL_SIZE, DEFAULT_POOL_SIZE);
-        return new Lookup(url, checked.optional(USER), checked.optional(PASSWORD), query, parameterKeys, poolSize);
+        int queryTimeoutSeconds = checked.positiveInt(QUERY_TIMEOUT, DEFAULT_QUERY_TIMEOUT_SECONDS);
+        return new Lookup(url, checked.optional(USER), checked.optional(PASSWORD), query, parameterKeys, poolSize, queryTimeoutSeconds);
     }
 
     private static void requireDriverFor(ServiceSettings settings, String url) {

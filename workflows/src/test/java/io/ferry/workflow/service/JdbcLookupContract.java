@@ -2,6 +2,7 @@ package io.ferry.workflow.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -91,7 +92,14 @@ abstract class JdbcLookupContract {
     }
 
     JdbcLookupService lookup(String query, String parameters, String poolSize) {
-        Map<String, String> settings = new HashMap<>();
+        return lookup(query, parameters, poolSize, Map.of());
+    }
+
+    /** A query that runs for much longer than a second, with one {@code ?} (unused). */
+    abstract String slowQuery();
+
+    JdbcLookupService lookup(String query, String parameters, String poolSize, Map<String, String> more) {
+        Map<String, String> settings = new HashMap<>(more);
         settings.put("url", url());
         if (user() != null) {
             settings.put("user", user());
@@ -180,6 +188,16 @@ abstract class JdbcLookupContract {
                 .isInstanceOf(ServiceException.class)
                 .hasMessageStartingWith("service 'enrich': lookup failed for customer-id=1 (message ")
                 .hasCauseInstanceOf(SQLException.class);
+    }
+
+    @Test
+    void aQueryPastItsTimeoutIsCancelledAndRejectsTheMessage() {
+        JdbcLookupService service = lookup(slowQuery(), "customer-id", "1", Map.of("query-timeout-s", "1"));
+
+        assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () -> assertThatThrownBy(() -> service.apply(messageFor(1)))
+                .isInstanceOf(ServiceException.class)
+                .hasMessageStartingWith("service 'enrich': lookup failed for customer-id=1 (message ")
+                .hasCauseInstanceOf(SQLException.class));
     }
 
     @Test

@@ -25,6 +25,12 @@ class JdbcLookupServiceH2Test extends JdbcLookupContract {
     }
 
     @Override
+    String slowQuery() {
+        // About 10^11 rows to count: H2 checks for a cancel as it goes.
+        return "SELECT COUNT(*) AS n FROM SYSTEM_RANGE(1, 1000000) a, SYSTEM_RANGE(1, 100000) b WHERE a.X + b.X = ?";
+    }
+
+    @Override
     String user() {
         return "sa";
     }
@@ -64,7 +70,7 @@ class JdbcLookupServiceH2Test extends JdbcLookupContract {
         assertThatIllegalArgumentException().isThrownBy(() -> factory.create("enrich", with(good, "parameters", "a,,b")))
                 .withMessage("service 'enrich': setting 'parameters' has an empty item: 'a,,b'");
         assertThatIllegalArgumentException().isThrownBy(() -> factory.create("enrich", with(good, "querry", "x")))
-                .withMessage("service 'enrich': unknown setting 'querry' (known: parameters, password, pool-size, query, url, user)");
+                .withMessage("service 'enrich': unknown setting 'querry' (known: parameters, password, pool-size, query, query-timeout-s, url, user)");
     }
 
     @Test

@@ -17,6 +17,11 @@ class JdbcLookupServicePostgresTest extends JdbcLookupContract {
     }
 
     @Override
+    String slowQuery() {
+        return "SELECT pg_sleep(600)::text AS slept, CAST(? AS INTEGER) AS id";
+    }
+
+    @Override
     String user() {
         return System.getenv("FERRY_TEST_POSTGRES_USER");
     }
