@@ -98,7 +98,11 @@ final class Worker implements Runnable {
                     sourceUnavailable(e);
                     continue;
                 } catch (RuntimeException e) {
-                    reject(new BatchOutcome.Rejected(bug(e), 0));
+                    // A client's unexpected failure while opening, with no batch to reject: taken as a broker not reached,
+                    // a back-off and again (and in time given up), not a retry at once for ever.
+                    LOG.warn("{}: opening its session or consumer or producer failed unexpectedly: {}", name, e.toString(), e);
+                    closeEnds();
+                    pause(false);
                     continue;
                 }
                 if (producer.connectionLost()) {

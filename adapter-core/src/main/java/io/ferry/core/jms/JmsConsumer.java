@@ -82,11 +82,11 @@ public final class JmsConsumer implements Consumer {
         this.generation = opened.generation();
         try {
             this.consumer = source.createConsumer(session, connection.provider());
+            this.buffered = connection.provider().bufferedMessages(consumer);
         } catch (JMSException | RuntimeException e) {
             closeQuietly();
             throw connection.openFailed(generation, e);
         }
-        this.buffered = connection.provider().bufferedMessages(consumer);
     }
 
     @Override
