@@ -3,6 +3,7 @@ package io.ferry.profiling;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -87,10 +88,10 @@ public final class TimingRegistry {
     /** Ends the current time slice, returns its statistics and starts the next slice. */
     public synchronized StatisticsSnapshot closeSlice() {
         drainAll();
-        Map<String, Long> totals = counterTotals();
+        Map<Counter, Long> totals = counterTotals();
         StatisticsSnapshot slice = snapshot(sliceStart, Timer::sliceStatistics, Counter::slice, totals);
         timers.values().forEach(Timer::resetSlice);
-        counters.values().forEach(counter -> counter.startSlice(totals.get(counter.name())));
+        totals.forEach(Counter::startSlice);
         sliceStart = slice.end();
         lastSlice = slice;
         return slice;
@@ -121,10 +122,13 @@ public final class TimingRegistry {
         timers.values().forEach(Timer::drain);
     }
 
-    /** Reads every counter once, so a slice and the next start from the same values. */
-    private Map<String, Long> counterTotals() {
-        Map<String, Long> totals = new TreeMap<>();
-        counters.values().forEach(counter -> totals.put(counter.name(), counter.read()));
+    /**
+     * Reads every counter known now once, so a slice and the next start from the same values. A counter created after this
+     * (by a thread that does not take this registry's lock) counts from its creation, in the next slice.
+     */
+    private Map<Counter, Long> counterTotals() {
+        Map<Counter, Long> totals = new LinkedHashMap<>();
+        counters.values().forEach(counter -> totals.put(counter, counter.read()));
         return totals;
     }
 
@@ -134,7 +138,7 @@ public final class TimingRegistry {
     }
 
     private StatisticsSnapshot snapshot(Instant start, Function<Timer, TagStatistics> statistics,
-                                        CounterReading reading, Map<String, Long> totals) {
+                                        CounterReading reading, Map<Counter, Long> totals) {
         Map<String, TagStatistics> byTag = new TreeMap<>();
         for (Timer timer : timers.values()) {
             TagStatistics tagStatistics = statistics.apply(timer);
@@ -143,9 +147,7 @@ public final class TimingRegistry {
             }
         }
         Map<String, Long> counts = new TreeMap<>();
-        for (Counter counter : counters.values()) {
-            counts.put(counter.name(), reading.value(counter, totals.get(counter.name())));
-        }
+        totals.forEach((counter, total) -> counts.put(counter.name(), reading.value(counter, total)));
         return new StatisticsSnapshot(start, clock.instant(), new TreeMap<>(byTag), new TreeMap<>(counts));
     }
 
