@@ -10,15 +10,20 @@ import io.ferry.api.ServiceFactory;
 /**
  * Every service type on the class path, built-in or custom, found through {@link ServiceLoader}.
  * A custom service ships a {@link ServiceFactory} listed in
- * {@code META-INF/services/io.ferry.api.ServiceFactory} of its jar.
+ * {@code META-INF/services/io.ferry.api.ServiceFactory} of its jar, with a type of its own.
  */
 public final class ServiceFactories {
 
     private final Map<String, ServiceFactory> byType = new TreeMap<>();
 
+    /** @throws IllegalArgumentException when two factories claim one type: which one a configuration meant is not known */
     public ServiceFactories(ClassLoader classLoader) {
         for (ServiceFactory factory : ServiceLoader.load(ServiceFactory.class, classLoader)) {
-            byType.putIfAbsent(factory.type(), factory);
+            ServiceFactory other = byType.putIfAbsent(factory.type(), factory);
+            if (other != null) {
+                throw new IllegalArgumentException("service type '" + factory.type() + "' is claimed by two factories, "
+                        + other.getClass().getName() + " and " + factory.getClass().getName() + ": remove one from the class or loader path");
+            }
         }
     }
 

@@ -404,7 +404,13 @@ public final class FerryConfigLoader {
     }
 
     private static void checkReferences(FerryProperties properties, List<String> problems) {
-        ServiceFactories services = new ServiceFactories(LoaderPath.servicesClassLoader());
+        ServiceFactories services;
+        try {
+            services = new ServiceFactories(LoaderPath.servicesClassLoader());
+        } catch (IllegalArgumentException e) {
+            problems.add("loader.path: " + e.getMessage());
+            return;
+        }
         Map<String, BrokerProvider> providers = checkConnections(properties, problems);
         Set<String> ids = new HashSet<>();
         // Checked as far as the file's parts were bound: a missing part is a problem of its own.
