@@ -21,8 +21,16 @@ public final class OfflineHtml {
         return resource(template)
                 .replace("/*REPORT_STYLE*/", resource("/report/report.css"))
                 .replace("/*CHART_JS*/", chartJs())
-                // Inside a <script>, "</" would end the script early.
-                .replace("/*REPORT_JSON*/", json.replace("</", "<\\/"));
+                .replace("/*REPORT_JSON*/", scriptSafe(json));
+    }
+
+    /**
+     * JSON that stays text inside a {@code <script>}: a text in it such as {@code </script>} or {@code <!--<script} (a
+     * queue's name, an error message) would end the script early or hide the page's own end of it. No JSON needs a
+     * {@code <} outside a string, and in a string its Unicode escape reads back as the same character.
+     */
+    static String scriptSafe(String json) {
+        return json.replace("<", "\\u003c");
     }
 
     private static String chartJs() throws IOException {
