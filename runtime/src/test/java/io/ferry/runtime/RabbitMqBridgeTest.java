@@ -367,6 +367,52 @@ class RabbitMqBridgeTest {
         }
     }
 
+    /**
+     * RabbitMQ lets a user without the right to publish to the queues' exchange open a producer, then closes the channel
+     * at the publish (ACCESS_REFUSED), which the commit meets: a refused target, said once, the connection kept, every
+     * message left on the source; once the right is given, each arrives once. Users and their rights need rabbitmqctl, so
+     * this runs where the server is on this machine and the tests may run it (as root).
+     */
+    @Test
+    void aTargetQueueTheUserMayNotPublishToIsRefusedUntilTheRightIsGiven() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(RabbitMqUsers.available(), "rabbitmqctl, as root, for a server on this machine");
+        int count = 200;
+        try (RabbitMqUsers.User user = RabbitMqUsers.create("ferry-test-" + suffix, "^ferry-test-.*$");
+             TestBroker artemis = TestBroker.started("local", dir.resolve("artemis"))) {
+            ConnectionSettings source = CrossVendorBridgeTest.artemis("local", artemis.url());
+            ConnectionSettings target = new ConnectionSettings("remote", "rabbitmq", RabbitMqTestServer.url(), user.name(), user.password(), null,
+                    Map.of(), true);
+            try (ProviderClient sender = new ProviderClient(source)) {
+                sender.send("in", false, 0, count, SIZE);
+            }
+            AdapterConfig config = AdapterConfig.empty().connection(source.name(), CrossVendorBridgeTest.yaml(source))
+                    .connection(target.name(), CrossVendorBridgeTest.yaml(target))
+                    .channel(AdapterConfig.Channel.of("rabbit").consume(source.name(), "queue", "in")
+                            .produce(target.name(), "queue", out).workflow("send-events", false));
+            try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
+                 CapturedLog connections = CapturedLog.of(SharedConnection.class);
+                 RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml())) {
+                FerryChannel channel = adapter.channels().channel("rabbit").orElseThrow();
+                DestinationRefusal refusal = channel.targetRefusal();
+                await().atMost(DEADLINE).until(() -> refusal.attempts() >= 3);
+                assertThat(refusals.lines(Level.WARN)).singleElement().asString()
+                        .startsWith("remote broker refuses queue " + out + " as the target: ").contains("ACCESS_REFUSED");
+                assertThat(connections.lines(Level.WARN)).as("connection lines").isEmpty();
+                assertThat(channel.remoteReconnects()).as("reconnections of the target's connection").isZero();
+                assertThat(artemis.messageCount("in")).as("left on the source").isEqualTo(count);
+                assertThat(messageCount(out)).as("on the target").isZero();
+
+                user.mayWrite(".*");
+                try (ProviderClient receiver = new ProviderClient(RabbitMqTestServer.settings("check"))) {
+                    receiver.receive(out, count, DEADLINE).assertEachOnceAsSent(0, count, SIZE);
+                }
+                assertThat(refusals.lines(Level.INFO)).singleElement().asString()
+                        .startsWith("remote broker takes queue " + out + " as the target again, after ");
+                await().atMost(DEADLINE).untilAsserted(() -> assertThat(artemis.messageCount("in")).as("left on the source").isZero());
+            }
+        }
+    }
+
     private void assertRefused(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue, String side,
                                String queueWithArguments) throws Exception {
         AdapterConfig config = AdapterConfig.empty().connection(source.name(), CrossVendorBridgeTest.yaml(source))

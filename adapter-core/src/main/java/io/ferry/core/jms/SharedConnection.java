@@ -223,11 +223,10 @@ public final class SharedConnection implements AutoCloseable {
     /**
      * Whether a send or commit on a session of that generation failed because the broker refuses the destination as it is
      * used, the producer opened fine and the connection still up: the user may not send there (Artemis checks that right
-     * at each send and fails the commit) or it is gone. JMS's own words only: a provider's wider reading of a closed
-     * channel (RabbitMQ's PRECONDITION_FAILED) may mean one message the broker would not take.
+     * at each send and fails the commit; RabbitMQ closes the channel) or it is gone, as the provider reads it.
      */
     boolean refusedInUse(long sessionGeneration, JMSException failure) {
-        return Failures.refusesDestinationInJmsWords(failure) && !lost(sessionGeneration);
+        return provider.refusesDestinationInUse(failure) && !lost(sessionGeneration);
     }
 
     /**

@@ -132,6 +132,16 @@ public interface BrokerProvider {
     }
 
     /**
+     * Whether a send or commit failed because the broker refuses the destination as it is used (the user may not send
+     * there, or it is gone), the producer having opened fine: JMS's words, as {@link #refusesDestination}, and a client's
+     * own where it says so otherwise. Not a refusal of one message (too large, say): that is the message's, not the
+     * destination's.
+     */
+    default boolean refusesDestinationInUse(Throwable failure) {
+        return Failures.refusesDestinationInJmsWords(failure);
+    }
+
+    /**
      * The queue or topic of that name, for the session's consumers and producers: JMS's own, unless the client looks
      * the name up and may answer with a destination of another name.
      */

@@ -101,6 +101,11 @@ public final class RabbitMqProvider implements BrokerProvider {
     private static final Pattern QUEUE_WITH_ARGUMENTS = Pattern.compile("PRECONDITION_FAILED - inequivalent arg '([^']*)' for queue '([^']*)'");
     /** The channel-closing replies that refuse a queue: ACCESS_REFUSED, NOT_FOUND, RESOURCE_LOCKED, PRECONDITION_FAILED. */
     private static final Set<Integer> REFUSALS = Set.of(AMQP.ACCESS_REFUSED, AMQP.NOT_FOUND, AMQP.RESOURCE_LOCKED, AMQP.PRECONDITION_FAILED);
+    /**
+     * Those that refuse a publish for its destination: the user may not write to the exchange, or it is gone. Not
+     * PRECONDITION_FAILED, which a publish also meets for one message (larger than the broker's max_message_size).
+     */
+    private static final Set<Integer> REFUSALS_IN_USE = Set.of(AMQP.ACCESS_REFUSED, AMQP.NOT_FOUND);
     private static final Pattern CURRENT_VALUE = Pattern.compile("current is the value '([^']*)'");
 
     @Override
@@ -311,12 +316,19 @@ public final class RabbitMqProvider implements BrokerProvider {
      */
     @Override
     public boolean refusesDestination(Throwable failure) {
+        return closesChannelWith(failure, REFUSALS) || BrokerProvider.super.refusesDestination(failure);
+    }
+
+    /** A publish the user may not make (ACCESS_REFUSED) closes the channel, the connection up, at the send or the commit. */
+    @Override
+    public boolean refusesDestinationInUse(Throwable failure) {
+        return closesChannelWith(failure, REFUSALS_IN_USE) || BrokerProvider.super.refusesDestinationInUse(failure);
+    }
+
+    private static boolean closesChannelWith(Throwable failure, Set<Integer> replyCodes) {
         ShutdownSignalException shutdown = Failures.find(failure, ShutdownSignalException.class);
-        if (shutdown == null) {
-            return BrokerProvider.super.refusesDestination(failure);
-        }
-        return !shutdown.isHardError() && shutdown.getReason() instanceof AMQP.Channel.Close close
-                && REFUSALS.contains(close.getReplyCode());
+        return shutdown != null && !shutdown.isHardError() && shutdown.getReason() instanceof AMQP.Channel.Close close
+                && replyCodes.contains(close.getReplyCode());
     }
 
     /**
