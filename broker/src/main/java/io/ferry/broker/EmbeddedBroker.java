@@ -1,7 +1,6 @@
 package io.ferry.broker;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
@@ -50,8 +49,6 @@ public final class EmbeddedBroker implements AutoCloseable {
     private static final Set<Path> LOCKED_HERE = ConcurrentHashMap.newKeySet();
 
     private final BrokerSettings settings;
-    /** The ports {@link #freePort} handed out in this JVM. */
-    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
     private final EmbeddedActiveMQ server = new EmbeddedActiveMQ();
     private final String url;
@@ -329,22 +326,9 @@ public final class EmbeddedBroker implements AutoCloseable {
         unlock(settings.dataDirectory().toAbsolutePath(), dataLock);
     }
 
-    /**
-     * A free TCP port on the loopback interface, never one this JVM handed out before: the system may offer a port
-     * again as soon as its probe is closed, before whoever took it first has bound it (two brokers of one test were
-     * given the same port that way).
-     */
+    /** A free TCP port on the loopback interface, never one this JVM handed out before ({@link LoopbackPorts}). */
     public static int freePort() {
-        for (int tries = 0; tries < 1_000; tries++) {
-            try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-                if (HANDED_OUT.add(socket.getLocalPort())) {
-                    return socket.getLocalPort();
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        throw new IllegalStateException("no free port that was not handed out already, after 1,000 tries");
+        return LoopbackPorts.free();
     }
 
     /** {@code count} free ports on this machine, all different. */
