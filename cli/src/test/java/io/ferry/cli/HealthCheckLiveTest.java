@@ -51,9 +51,14 @@ class HealthCheckLiveTest {
         Path file = config.write(dir.resolve(name + ".yml"));
         ChildProcess process = ChildProcess.start(name, new FerryProcesses(FerryMain.class.getName()).command(List.of("-Xmx256m"), "run",
                 "--config", file.toString()), dir.resolve(name + ".log"));
-        process.awaitReady(ReadySignal.Part.CHANNELS, Duration.ofSeconds(60));
-        String management = process.awaitReady(ReadySignal.Part.MANAGEMENT, Duration.ofSeconds(60)).value();
-        return new AdapterProcess(process, management);
+        try {
+            process.awaitReady(ReadySignal.Part.CHANNELS, Duration.ofSeconds(60));
+            String management = process.awaitReady(ReadySignal.Part.MANAGEMENT, Duration.ofSeconds(60)).value();
+            return new AdapterProcess(process, management);
+        } catch (Exception | AssertionError e) {
+            process.close(); // not left running for the tests after this one
+            throw e;
+        }
     }
 
     private record AdapterProcess(ChildProcess process, String managementUrl) implements AutoCloseable {

@@ -103,7 +103,7 @@ class SoakRunTest {
                 StandardCharsets.UTF_8));
 
         assertThatThrownBy(run::run).hasMessageContaining("local-broker.xml").hasMessageContaining("<core>");
-        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)).isEmpty();
+        await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
     }
 
     private static int firstThirdMax(List<Sample> samples, Function<Sample, Integer> value) {

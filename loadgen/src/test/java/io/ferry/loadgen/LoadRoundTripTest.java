@@ -147,6 +147,8 @@ class LoadRoundTripTest {
             java.util.concurrent.Future<SendReport> sending = otherRun.submit(() -> new LoadSender().run(new SendSettings(settings, "shared",
                     1, 18_000, Content.randomBytes(10), PayloadKind.BYTES, false, 0, SendSettings.DEFAULT_PRIORITY, Duration.ZERO, 300,
                     "other-run", 1), ProgressListener.none()));
+            // The other run's messages are there before the sink starts: its idle clock runs from its start.
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> broker.messageCount("shared") > 0);
             SinkReport received = new LoadSink().run(new SinkSettings(settings, "shared", 5, Duration.ofMillis(500), "this-run"), Map.of(),
                     ProgressListener.none());
 

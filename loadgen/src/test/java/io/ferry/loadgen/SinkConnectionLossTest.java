@@ -26,7 +26,7 @@ class SinkConnectionLossTest {
     @Test
     void aLostBrokerFailsTheRunAtOnce() throws Exception {
         try (TestBroker broker = TestBroker.started("local", dir.resolve("broker"))) {
-            SinkSettings settings = new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), "watched", 10, Duration.ofSeconds(30), null);
+            SinkSettings settings = new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), "watched", 10, Duration.ofSeconds(300), null);
             CompletableFuture<SinkReport> sink = new CompletableFuture<>();
             Thread receiver = new Thread(() -> {
                 try {
@@ -36,11 +36,12 @@ class SinkConnectionLossTest {
                 }
             }, "sink-under-test");
             receiver.start();
-            await().atMost(Duration.ofSeconds(5)).until(() -> broker.consumerCount("watched") == 1);
+            await().atMost(Duration.ofSeconds(60)).until(() -> broker.consumerCount("watched") == 1);
 
             broker.stop();
 
-            ExecutionException failed = assertThrows(ExecutionException.class, () -> sink.get(5, TimeUnit.SECONDS));
+            // Well within the sink's idle timeout (300 s): the loss ended it, not the silence after it.
+            ExecutionException failed = assertThrows(ExecutionException.class, () -> sink.get(60, TimeUnit.SECONDS));
             assertThat(failed.getCause()).isInstanceOf(LoadException.class)
                     .hasMessageStartingWith("receive from queue 'watched' at " + broker.url() + " failed: ");
             assertThat(failed.getCause().getMessage()).doesNotContain("\n");

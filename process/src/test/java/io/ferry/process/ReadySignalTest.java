@@ -39,7 +39,6 @@ class ReadySignalTest {
         try (child) {
             ChildProcess.Ready ready = child.awaitReady(ReadySignal.Part.BROKER, java.time.Duration.ofSeconds(30));
             assertThat(ready.value()).isEqualTo("tcp://127.0.0.1:61616");
-            assertThat(ready.after()).isPositive();
         }
     }
 

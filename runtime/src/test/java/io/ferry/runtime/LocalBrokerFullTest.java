@@ -107,14 +107,15 @@ class LocalBrokerFullTest {
             try (ProviderClient sender = new ProviderClient(source)) {
                 sender.send("in", false, 0, messages, SIZE);
             }
-            try (ProviderClient eventsHolder = heldEventsAddress(source)) {
-                RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config(local, remote, EVENTS_QUEUE));
+            try (ProviderClient eventsHolder = heldEventsAddress(source);
+                 RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config(local, remote, EVENTS_QUEUE))) {
                 await().atMost(DEADLINE).until(() -> remote.messageCount("out") == messages);
                 long start = System.nanoTime();
-                adapter.close();
+                adapter.close(); // a second close, as the block ends, does nothing
                 Duration stopping = Duration.ofNanos(System.nanoTime() - start);
-                // 5 s for the publisher to finish, up to 2 s for the given-up send to end, and the channels' own stop.
-                assertThat(stopping).as("time to stop with a held events send").isBetween(Duration.ofSeconds(4), Duration.ofSeconds(9));
+                // 5 s for the publisher to finish, up to 2 s for the given-up send to end, and the channels' own stop: at
+                // least the publisher's 5 s, and an end, however slow the machine (held for ever, the close never returns).
+                assertThat(stopping).as("time to stop with a held events send").isBetween(Duration.ofSeconds(4), Duration.ofSeconds(60));
                 assertThat(log.count(Level.WARN, "still holding a send")).as("lines saying the held send is given up").isEqualTo(1);
             }
             try (ProviderClient receiver = new ProviderClient(CrossVendorBridgeTest.artemis("remote", remote.url()))) {

@@ -130,8 +130,11 @@ class ErrorDestinationTest {
         Phaser handling = new Phaser(1);
         AbstractWorkflow started = workflow.apply(handling);
         started.start();
-        await().atMost(Duration.ofSeconds(30)).until(() -> handling.getRegisteredParties() > 1);
-        started.stop(Duration.ofMillis(200));
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> handling.getRegisteredParties() > 1);
+        } finally {
+            started.stop(Duration.ofMillis(200)); // also when the wait failed: its service would hold a message for minutes
+        }
         assertThat(handling.getRegisteredParties() - 1).as("services still holding a message once the stop returned").isZero();
         await().atMost(Duration.ofSeconds(30)).until(() -> bridge.local.messageCount(IN) + bridge.local.messageCount(ERRORS) >= count);
         assertThat(bridge.local.messageCount(ERRORS)).as("moved to the error destination").isZero();

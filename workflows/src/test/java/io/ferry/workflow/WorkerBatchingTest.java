@@ -101,11 +101,12 @@ class WorkerBatchingTest {
 
     @Test
     void theBatchTimeEndsALingerEarly() throws Exception {
-        // A linger far longer than the batch time (200 ms): the first wait brings one (150 ms), the second may
-        // wait only what is left of the batch time, finds none, and the batch closes.
-        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).arrivingAfter(Duration.ofMillis(150), 2);
+        // A linger far longer than the batch time (370 ms): the first wait brings one (190 ms, within a receive's
+        // 200), the second may wait only what is left of the batch time (under 190 ms), finds none, and the batch
+        // closes. The batch time runs from the first message: 180 ms for the worker to take the ten waiting.
+        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).arrivingAfter(Duration.ofMillis(190), 2);
 
-        List<Integer> batches = run(source, LINGERING.withBatch(WorkflowSettings.DEFAULT_BATCH_SIZE, Duration.ofMillis(200)),
+        List<Integer> batches = run(source, LINGERING.withBatch(WorkflowSettings.DEFAULT_BATCH_SIZE, Duration.ofMillis(370)),
                 WorkflowSettings.LINGER_FROM + 2);
 
         assertThat(batches).containsExactly(WorkflowSettings.LINGER_FROM + 1, 1);
