@@ -5,8 +5,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -74,7 +72,7 @@ public final class PerfRun {
         this.ferry = ferry;
         this.console = new PerfConsole(out);
         this.load = new LoadPass(settings, out);
-        this.dir = settings.outputRoot().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        this.dir = RunFolder.claim(settings.outputRoot());
     }
 
     /** Where this run's configuration, logs and reports go. */

@@ -42,6 +42,7 @@ import io.ferry.loadgen.SinkReport;
 import io.ferry.loadgen.SinkSettings;
 import io.ferry.perf.PerfBrokerConfig;
 import io.ferry.perf.PerfReportFiles;
+import io.ferry.perf.RunFolder;
 import io.ferry.perf.soak.SoakReport.Sample;
 import io.ferry.process.ChildProcess;
 import io.ferry.process.FerryProcesses;
@@ -91,7 +92,7 @@ public final class SoakRun {
         this.settings = settings;
         this.ferry = ferry;
         this.console = new SoakConsole(out);
-        this.dir = settings.outputRoot().resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        this.dir = RunFolder.claim(settings.outputRoot());
     }
 
     /** Where this run's configuration, logs and reports go. */
