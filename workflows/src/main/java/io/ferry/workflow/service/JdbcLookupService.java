@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,18 +28,28 @@ import io.ferry.api.ServiceException;
  */
 public final class JdbcLookupService implements Service, AutoCloseable {
 
+    /** How much longer than the query's bound the connection waits for the database before it gives the connection up. */
+    static final Duration NETWORK_MARGIN = Duration.ofSeconds(10);
+
     private final String id;
     private final HikariDataSource pool;
     private final String query;
     private final List<String> parameterKeys;
+    /** The query's own bound, in JDBC's whole seconds: the driver asks the database to cancel it. */
     private final int queryTimeoutSeconds;
+    /**
+     * The connection's bound on any wait for the database: a cancel goes to the database too, and one that stopped
+     * answering (a host gone, a network cut) never sees it; then the driver gives the connection up.
+     */
+    private final int networkTimeoutMillis;
 
-    public JdbcLookupService(String id, HikariDataSource pool, String query, List<String> parameterKeys, int queryTimeoutSeconds) {
+    public JdbcLookupService(String id, HikariDataSource pool, String query, List<String> parameterKeys, Duration queryTimeout) {
         this.id = id;
         this.pool = pool;
         this.query = query;
         this.parameterKeys = List.copyOf(parameterKeys);
-        this.queryTimeoutSeconds = queryTimeoutSeconds;
+        this.queryTimeoutSeconds = (int) Math.min(Integer.MAX_VALUE, Math.max(1, (queryTimeout.toMillis() + 999) / 1000));
+        this.networkTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, queryTimeout.plus(NETWORK_MARGIN).toMillis());
     }
 
     @Override
@@ -49,8 +60,17 @@ public final class JdbcLookupService implements Service, AutoCloseable {
     @Override
     public void apply(FerryMessage message) throws ServiceException {
         Object[] parameters = parametersOf(message);
-        try (Connection connection = pool.getConnection();
-             PreparedStatement statement = connection.prepareStatement(query)) {
+        try (Connection connection = pool.getConnection()) {
+            connection.setNetworkTimeout(Runnable::run, networkTimeoutMillis); // the pool sets its own back on return
+            lookUp(connection, parameters, message);
+        } catch (SQLException e) {
+            throw new ServiceException("service '" + id + "': lookup failed for " + describe(parameters)
+                    + " (message " + message.id() + "): " + e.getMessage(), e);
+        }
+    }
+
+    private void lookUp(Connection connection, Object[] parameters, FerryMessage message) throws SQLException, ServiceException {
+        try (PreparedStatement statement = connection.prepareStatement(query)) {
             statement.setMaxRows(1);
             statement.setQueryTimeout(queryTimeoutSeconds);
             for (int i = 0; i < parameters.length; i++) {
@@ -64,9 +84,6 @@ public final class JdbcLookupService implements Service, AutoCloseable {
                 // Read the whole row before touching the message, so a bad column leaves it unchanged.
                 message.metadata().putAll(firstRow(rows));
             }
-        } catch (SQLException e) {
-            throw new ServiceException("service '" + id + "': lookup failed for " + describe(parameters)
-                    + " (message " + message.id() + "): " + e.getMessage(), e);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.ferry.workflow.service;
 
 import java.sql.DriverManager;
+import java.time.Duration;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +16,9 @@ import io.ferry.api.ServiceFactory;
 /**
  * {@code jdbc-lookup}: settings {@code url} and {@code query} (required), {@code user},
  * {@code password}, {@code parameters} (comma-separated metadata keys, one per {@code ?} in the
- * query), {@code pool-size} (default 4) and {@code query-timeout-s} (default 30: a query that takes
- * longer is cancelled and rejects its message, so that a database that hangs does not hold the
- * channel for ever).
+ * query), {@code pool-size} (default 4) and {@code query-timeout} (default {@code 30s}, at least
+ * {@code 1s}: a query that takes longer is cancelled and rejects its message, and a database that
+ * stops answering at all is given up a little later, so that neither holds the channel for ever).
  *
  * <p>The pool connects lazily: the adapter starts while the database is down, and messages are
  * rejected until it is back. A URL no JDBC driver on the class path accepts stops start-up.
@@ -32,8 +33,8 @@ public final class JdbcLookupServiceFactory implements ServiceFactory {
     static final String PARAMETERS = "parameters";
     static final String POOL_SIZE = "pool-size";
     static final int DEFAULT_POOL_SIZE = 4;
-    static final String QUERY_TIMEOUT = "query-timeout-s";
-    static final int DEFAULT_QUERY_TIMEOUT_SECONDS = 30;
+    static final String QUERY_TIMEOUT = "query-timeout";
+    static final Duration DEFAULT_QUERY_TIMEOUT = Duration.ofSeconds(30);
 
     @Override
     public String type() {
@@ -44,7 +45,7 @@ public final class JdbcLookupServiceFactory implements ServiceFactory {
     public Service create(String id, Map<String, String> settings) {
         Lookup lookup = read(id, settings);
         HikariDataSource pool = new HikariDataSource(poolConfig(id, lookup.url(), lookup.user(), lookup.password(), lookup.poolSize()));
-        return new JdbcLookupService(id, pool, lookup.query(), lookup.parameterKeys(), lookup.queryTimeoutSeconds());
+        return new JdbcLookupService(id, pool, lookup.query(), lookup.parameterKeys(), lookup.queryTimeout());
     }
 
     /** The settings alone: the pool, which would start its threads, is made by {@link #create}. */
@@ -54,7 +55,7 @@ public final class JdbcLookupServiceFactory implements ServiceFactory {
     }
 
     private record Lookup(String url, String user, String password, String query, List<String> parameterKeys, int poolSize,
-                          int queryTimeoutSeconds) {
+                          Duration queryTimeout) {
     }
 
     private static Lookup read(String id, Map<String, String> settings) {
@@ -68,8 +69,11 @@ public final class JdbcLookupServiceFactory implements ServiceFactory {
                 ? List.of()
                 : CommaSeparated.parse(checked, PARAMETERS, parameters);
         int poolSize = checked.positiveInt(POOL_SIZE, DEFAULT_POOL_SIZE);
-        int queryTimeoutSeconds = checked.positiveInt(QUERY_TIMEOUT, DEFAULT_QUERY_TIMEOUT_SECONDS);
-        return new Lookup(url, checked.optional(USER), checked.optional(PASSWORD), query, parameterKeys, poolSize, queryTimeoutSeconds);
+        Duration queryTimeout = checked.duration(QUERY_TIMEOUT, DEFAULT_QUERY_TIMEOUT);
+        if (queryTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw checked.invalid(QUERY_TIMEOUT, "must be at least 1s (JDBC counts whole seconds), not '" + settings.get(QUERY_TIMEOUT).trim() + "'");
+        }
+        return new Lookup(url, checked.optional(USER), checked.optional(PASSWORD), query, parameterKeys, poolSize, queryTimeout);
     }
 
     private static void requireDriverFor(ServiceSettings settings, String url) {

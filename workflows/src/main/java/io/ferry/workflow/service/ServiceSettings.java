@@ -1,9 +1,13 @@
 package io.ferry.workflow.service;
 
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A service's settings as they arrive from configuration, with the checks every factory needs.
@@ -11,6 +15,8 @@ import java.util.TreeSet;
  * setting, so that bad configuration stops start-up with one clear line.
  */
 final class ServiceSettings {
+
+    private static final Pattern AMOUNT_AND_UNIT = Pattern.compile("(\\d+)\\s*(ns|us|ms|s)");
 
     private final String serviceId;
     private final Map<String, String> values;
@@ -61,6 +67,36 @@ final class ServiceSettings {
                 throw problem("unknown setting '" + name + "' (known: " + String.join(", ", new TreeSet<>(known)) + ")");
             }
         }
+    }
+
+    /** The setting as a duration (a whole number and a unit: {@code 250ns}, {@code 500us}, {@code 2ms}, {@code 1s}), or the default. */
+    Duration duration(String name, Duration defaultValue) {
+        String value = values.get(name);
+        return value == null ? defaultValue : duration(name, value.trim());
+    }
+
+    /** A whole number and a unit, as {@link #duration(String, Duration)}; refused when it does not fit in nanoseconds (about 292 years). */
+    Duration duration(String name, String value) {
+        Matcher matcher = AMOUNT_AND_UNIT.matcher(value);
+        if (!matcher.matches()) {
+            throw invalid(name, "must be a whole number with a unit ns, us, ms or s (e.g. 2ms), not '" + value + "'");
+        }
+        try {
+            Duration duration = Duration.of(Long.parseLong(matcher.group(1)), unit(matcher.group(2)));
+            duration.toNanos();
+            return duration;
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw invalid(name, "is too long: '" + value + "'");
+        }
+    }
+
+    private static ChronoUnit unit(String symbol) {
+        return switch (symbol) {
+            case "ns" -> ChronoUnit.NANOS;
+            case "us" -> ChronoUnit.MICROS;
+            case "ms" -> ChronoUnit.MILLIS;
+            default -> ChronoUnit.SECONDS;
+        };
     }
 
     IllegalArgumentException invalid(String name, String why) {

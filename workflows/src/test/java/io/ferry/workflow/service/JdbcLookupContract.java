@@ -192,7 +192,7 @@ abstract class JdbcLookupContract {
 
     @Test
     void aQueryPastItsTimeoutIsCancelledAndRejectsTheMessage() {
-        JdbcLookupService service = lookup(slowQuery(), "customer-id", "1", Map.of("query-timeout-s", "1"));
+        JdbcLookupService service = lookup(slowQuery(), "customer-id", "1", Map.of("query-timeout", "1s"));
 
         assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () -> assertThatThrownBy(() -> service.apply(messageFor(1)))
                 .isInstanceOf(ServiceException.class)

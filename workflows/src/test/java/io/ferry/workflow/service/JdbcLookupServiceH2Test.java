@@ -69,8 +69,12 @@ class JdbcLookupServiceH2Test extends JdbcLookupContract {
                 .withMessage("service 'enrich': setting 'pool-size' must be a positive whole number, not 'many'");
         assertThatIllegalArgumentException().isThrownBy(() -> factory.create("enrich", with(good, "parameters", "a,,b")))
                 .withMessage("service 'enrich': setting 'parameters' has an empty item: 'a,,b'");
+        assertThatIllegalArgumentException().isThrownBy(() -> factory.create("enrich", with(good, "query-timeout", "500ms")))
+                .withMessage("service 'enrich': setting 'query-timeout' must be at least 1s (JDBC counts whole seconds), not '500ms'");
+        assertThatIllegalArgumentException().isThrownBy(() -> factory.create("enrich", with(good, "query-timeout", "30")))
+                .withMessage("service 'enrich': setting 'query-timeout' must be a whole number with a unit ns, us, ms or s (e.g. 2ms), not '30'");
         assertThatIllegalArgumentException().isThrownBy(() -> factory.create("enrich", with(good, "querry", "x")))
-                .withMessage("service 'enrich': unknown setting 'querry' (known: parameters, password, pool-size, query, query-timeout-s, url, user)");
+                .withMessage("service 'enrich': unknown setting 'querry' (known: parameters, password, pool-size, query, query-timeout, url, user)");
     }
 
     @Test
