@@ -65,6 +65,8 @@ final class Worker implements Runnable {
     private Consumer consumer;
     private Producer producer;
     private int failedAttempts;
+    /** Whether the latest unexpected failure to open was logged with its stack, once for a streak of them. */
+    private boolean openFailureSaid;
     /** Attempts in a row whose destination a broker refused, its connection fine: paced as failed ones are, never given up on. */
     private int refusedAttempts;
     /** Messages still to take one per transaction after a rejection, or after the target refused a batch as full. */
@@ -99,12 +101,18 @@ final class Worker implements Runnable {
                     continue;
                 } catch (RuntimeException e) {
                     // A client's unexpected failure while opening, with no batch to reject: taken as a broker not reached,
-                    // a back-off and again (and in time given up), not a retry at once for ever.
-                    LOG.warn("{}: opening its session or consumer or producer failed unexpectedly: {}", name, e.toString(), e);
+                    // a back-off and again (and in time given up), not a retry at once for ever. Said in full once a streak.
+                    if (!openFailureSaid) {
+                        LOG.warn("{}: opening its session or consumer or producer failed unexpectedly: {}", name, e.toString(), e);
+                        openFailureSaid = true;
+                    } else {
+                        LOG.debug("{}: opening failed unexpectedly again: {}", name, e.toString());
+                    }
                     closeEnds();
                     pause(false);
                     continue;
                 }
+                openFailureSaid = false;
                 if (producer.connectionLost()) {
                     // The target went away while this worker waited: let go of the source now
                     // (not at the next message) and reconnect with back-off.

@@ -11,11 +11,15 @@ import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.ferry.api.FerryMessage;
 import io.ferry.core.ConsumeException;
 import io.ferry.core.Consumer;
 import io.ferry.core.Rejection;
 import io.ferry.core.UntranslatableMessageException;
+import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.BufferedMessages;
 import io.ferry.core.provider.Failures;
 import io.ferry.core.provider.UnreadMessage;
@@ -34,6 +38,8 @@ import io.ferry.core.provider.UnreadMessage;
  * already handled.
  */
 public final class JmsConsumer implements Consumer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JmsConsumer.class);
 
     /** Reads the other way in a row that may find nothing to read so before the client's failure is taken as it came. */
     private static final int MISSES_OTHERWISE = 3;
@@ -82,11 +88,11 @@ public final class JmsConsumer implements Consumer {
         this.generation = opened.generation();
         try {
             this.consumer = source.createConsumer(session, connection.provider());
-            this.buffered = connection.provider().bufferedMessages(consumer);
         } catch (JMSException | RuntimeException e) {
             closeQuietly();
             throw connection.openFailed(generation, e);
         }
+        this.buffered = bufferedMessages(connection.provider(), consumer);
     }
 
     @Override
@@ -344,6 +350,17 @@ public final class JmsConsumer implements Consumer {
     @Override
     public void close() {
         closeQuietly();
+    }
+
+    /** The provider's view into the client's buffer; a provider that fails to give one (a bug) costs a round trip per batch end. */
+    private static BufferedMessages bufferedMessages(BrokerProvider provider, MessageConsumer consumer) {
+        try {
+            return provider.bufferedMessages(consumer);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: cannot see into the client's buffer, asks the broker at each batch's end instead: {}", provider.getClass().getSimpleName(),
+                    e.toString());
+            return BufferedMessages.UNKNOWN;
+        }
     }
 
     private void closeQuietly() {
