@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Free TCP ports on the loopback interface for brokers and the adapter's management port, below the range the system
+ * Free TCP ports on the loopback interface for brokers and the adapter's management port, outside the range the system
  * takes the local ports of outgoing connections from. A port from that range (what binding port 0 gives) can be taken
  * by any client's connect while its broker is down between two starts, a client reconnecting to it included, which
  * then fails the broker's bind, or connects to itself. Never one this JVM handed out before: a port is free again as
@@ -23,21 +23,30 @@ final class LoopbackPorts {
 
     /** The lowest port handed out: above the usual services' ports. */
     static final int LOWEST = 20_000;
-    /** Linux's default start of its outgoing range, where {@code /proc} does not say. */
-    private static final int DEFAULT_OUTGOING_START = 32_768;
+    static final int HIGHEST = 65_535;
+    /** Linux's default outgoing range, where {@code /proc} does not say. */
+    private static final Range DEFAULT_OUTGOING = new Range(32_768, 60_999);
     private static final Path OUTGOING_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
     private static final int TRIES = 1_000;
 
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
-    /** The first port of the system's outgoing range: the ports handed out stay below it. */
-    private static final int OUTGOING_START = outgoingStart();
+    /** The system's outgoing range: the ports handed out stay out of it. */
+    static final Range OUTGOING = outgoing();
+    /** Where ports are chosen: the wider side of the outgoing range; null when neither side is wide enough to choose from. */
+    private static final Range CHOSEN_FROM = chosenFrom(OUTGOING);
 
     private LoopbackPorts() {
     }
 
+    record Range(int first, int last) {
+        int size() {
+            return last - first + 1;
+        }
+    }
+
     static int free() {
         for (int tries = 0; tries < TRIES; tries++) {
-            int port = OUTGOING_START - LOWEST >= TRIES ? ThreadLocalRandom.current().nextInt(LOWEST, OUTGOING_START) : 0;
+            int port = CHOSEN_FROM == null ? 0 : ThreadLocalRandom.current().nextInt(CHOSEN_FROM.first(), CHOSEN_FROM.last() + 1);
             try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
                 if (HANDED_OUT.add(socket.getLocalPort())) {
                     return socket.getLocalPort();
@@ -51,12 +60,20 @@ final class LoopbackPorts {
         throw new IllegalStateException("no free port that was not handed out already, after " + TRIES + " tries");
     }
 
-    private static int outgoingStart() {
+    private static Range chosenFrom(Range outgoing) {
+        Range below = new Range(LOWEST, outgoing.first() - 1);
+        Range above = new Range(Math.max(LOWEST, outgoing.last() + 1), HIGHEST);
+        Range wider = below.size() >= above.size() ? below : above;
+        return wider.size() >= TRIES ? wider : null; // an outgoing range over nearly every port: the system's choice (port 0)
+    }
+
+    private static Range outgoing() {
         // One read from the start: a file of /proc/sys read in small pieces gives its first piece only.
         try (BufferedReader reader = Files.newBufferedReader(OUTGOING_RANGE)) {
-            return Integer.parseInt(reader.readLine().trim().split("\\s+")[0]);
+            String[] range = reader.readLine().trim().split("\\s+");
+            return new Range(Integer.parseInt(range[0]), Integer.parseInt(range[1]));
         } catch (IOException | RuntimeException e) {
-            return DEFAULT_OUTGOING_START; // not Linux, or not readable: its default
+            return DEFAULT_OUTGOING; // not Linux, or not readable: its default
         }
     }
 }
