@@ -8,17 +8,18 @@ final class ExitCodes {
     /** Bad input, said in one line on stderr: "ferry &lt;command&gt;: ...". */
     static final int BAD_INPUT = 2;
 
-    /** Stopped by SIGINT (Ctrl-C) or SIGTERM before it ended, as a shell reports a command that SIGINT ended. */
-    static final int STOPPED = 130;
-
     private ExitCodes() {
     }
 
-    /** Says in one line why a run that starts processes ended early (a process's fault, or Ctrl-C) and returns its exit code. */
+    /**
+     * Says in one line why a run that starts processes ended early (a process's fault, or the JVM stopping under it) and
+     * returns its exit code, 1. A JVM stopping on a signal ends with the signal's own code (130 after Ctrl-C, 143 after a
+     * SIGTERM), whatever the command returns.
+     */
     static int runFailed(String command, Exception e) {
         if (stopping()) {
-            System.err.println(command + ": stopped before the run ended (Ctrl-C or SIGTERM); its processes are stopped");
-            return STOPPED;
+            System.err.println(command + ": stopped before the run ended; its processes are stopped");
+            return 1;
         }
         System.err.println(command + ": " + (e instanceof ProcessException ? e.getMessage() : "failed: " + e));
         return 1;

@@ -53,7 +53,7 @@ public final class ProcessGroup implements AutoCloseable {
 
     private synchronized void stopOnShutdown(String name) {
         if (!started.isEmpty()) {
-            System.err.println("ferry " + name + ": stopping (Ctrl-C or SIGTERM), its processes the last started first");
+            System.err.println("ferry " + name + ": stopping before the run ended, its processes the last started first");
         }
         stopAll();
     }

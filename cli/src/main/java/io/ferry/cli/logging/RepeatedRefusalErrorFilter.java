@@ -15,7 +15,7 @@ import ch.qos.logback.core.spi.FilterReply;
  * errors pass, a commit lost with its connection among them. An appender's filter: it sees only what is logged, never a
  * call that logging skips.
  */
-public final class RepeatedRefusalErrorFilter extends Filter<ILoggingEvent> {
+public class RepeatedRefusalErrorFilter extends Filter<ILoggingEvent> {
 
     static final String LOGGER = "com.rabbitmq.jms.client.RMQSession";
     static final String DECLARATION = "RabbitMQ exception on queue declare";

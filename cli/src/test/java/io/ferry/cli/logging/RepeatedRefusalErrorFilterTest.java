@@ -48,6 +48,14 @@ class RepeatedRefusalErrorFilterTest {
         }
     }
 
+    @Test
+    void theFiltersFormerNameStillFilters() {
+        LoggerContext context = new LoggerContext();
+        RepeatedDeclarationErrorFilter former = new RepeatedDeclarationErrorFilter();
+        assertThat(former.decide(event(context, RepeatedRefusalErrorFilter.LOGGER, Level.ERROR, RepeatedRefusalErrorFilter.DECLARATION + " name(x)")))
+                .isEqualTo(FilterReply.DENY);
+    }
+
     private static ILoggingEvent event(LoggerContext context, String logger, Level level, String message) {
         return event(context, logger, level, message, new IOException("refused"));
     }
