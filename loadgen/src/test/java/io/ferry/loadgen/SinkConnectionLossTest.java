@@ -40,8 +40,8 @@ class SinkConnectionLossTest {
 
             broker.stop();
 
-            // Well within the sink's idle timeout (300 s): the loss ended it, not the silence after it.
-            ExecutionException failed = assertThrows(ExecutionException.class, () -> sink.get(60, TimeUnit.SECONDS));
+            // Well within the sink's idle timeout (300 s) and the client's call timeout (15 s): the loss ended it at once.
+            ExecutionException failed = assertThrows(ExecutionException.class, () -> sink.get(12, TimeUnit.SECONDS));
             assertThat(failed.getCause()).isInstanceOf(LoadException.class)
                     .hasMessageStartingWith("receive from queue 'watched' at " + broker.url() + " failed: ");
             assertThat(failed.getCause().getMessage()).doesNotContain("\n");

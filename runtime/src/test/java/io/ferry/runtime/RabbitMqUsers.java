@@ -33,7 +33,12 @@ final class RabbitMqUsers {
         String password = UUID.randomUUID().toString();
         require(run("rabbitmqctl", "-q", "add_user", name, password), "add_user " + name);
         User user = new User(name, password);
-        user.mayWrite(write);
+        try {
+            user.mayWrite(write);
+        } catch (IOException e) {
+            user.close();
+            throw e;
+        }
         return user;
     }
 

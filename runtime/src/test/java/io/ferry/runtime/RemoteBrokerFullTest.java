@@ -121,9 +121,10 @@ class RemoteBrokerFullTest {
                 });
                 long start = System.nanoTime();
                 held.close(); // a second close, as the block ends, does nothing
-                // The drain timeout, the interrupted worker's grace and the connections' close: an end, however slow the machine.
+                // The drain timeout, the interrupted worker's grace and the connections' close; below the clients' call and
+                // send timeouts (15 s, 30 s), which a held send not given up would wait out.
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time to stop with a held send")
-                        .isLessThan(DRAIN_TIMEOUT.plusSeconds(60));
+                        .isLessThan(DRAIN_TIMEOUT.plusSeconds(11));
             }
             assertThat(workflow.count(Level.WARN, "did not finish its batch")).as("stops that gave a held batch up").isEqualTo(1);
             assertThat(remote.messageCount("out") + local.messageCount("in")).as("on the target and back on the source").isEqualTo(messages);
