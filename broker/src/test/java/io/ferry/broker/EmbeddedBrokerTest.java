@@ -2,6 +2,7 @@ package io.ferry.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.nio.file.Path;
@@ -31,7 +32,8 @@ class EmbeddedBrokerTest {
                     client.send("in", client.bytes(new byte[] {(byte) i}), Map.of("seq", i));
                 }
             }
-            assertThat(broker.messageCount("in")).isEqualTo(3);
+            // Counted once stored, a moment after the sends return.
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(broker.messageCount("in")).isEqualTo(3));
 
             broker.stop();
             broker.start();

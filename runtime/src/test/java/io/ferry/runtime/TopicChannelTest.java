@@ -46,7 +46,9 @@ class TopicChannelTest {
             }
             assertThat(local.consumerCount(DURABLE_QUEUE)).isZero();
             BridgedMessages.send(local.url(), true, "orders", 1000, 1000);
-            assertThat(local.messageCount(DURABLE_QUEUE)).as("kept for the stopped adapter").isEqualTo(1000);
+            // The broker counts a routed message once it is stored, a moment after the send returns: waited for, not raced.
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(local.messageCount(DURABLE_QUEUE)).as("kept for the stopped adapter").isEqualTo(1000));
 
             try (RunningAdapter adapter = RunningAdapter.start(config, yaml)) {
                 await().atMost(Duration.ofSeconds(60)).until(() -> remote.messageCount("out") >= 2000);

@@ -68,7 +68,7 @@ class RedeliveryTest {
         int alreadyDelivered = 300;
         bridge.sendNumbered(count);
         copyToTargetAsIfCommittedBeforeACrash(alreadyDelivered);
-        assertThat(bridge.remote.messageCount(OUT)).isEqualTo(alreadyDelivered);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(bridge.remote.messageCount(OUT)).isEqualTo(alreadyDelivered));
 
         PoolingWorkflow workflow = new PoolingWorkflow(WorkflowSettings.of("redelivery", "redelivery").withSendEvents(false), 4, List.of(),
                 bridge.endpoints(), null);

@@ -125,7 +125,8 @@ class OpenWireProviderTest {
 
                 producer.send(message(session));
                 provider.commit(session);
-                assertThat(broker.messageCount("out")).as("committed after the refused transaction").isEqualTo(1);
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                        assertThat(broker.messageCount("out")).as("committed after the refused transaction").isEqualTo(1));
             } finally {
                 connection.close();
             }
