@@ -28,12 +28,14 @@ final class LoopbackPorts {
     private static final Range DEFAULT_OUTGOING = new Range(32_768, 60_999);
     private static final Path OUTGOING_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
     private static final int TRIES = 1_000;
+    /** The fewest ports a side of the outgoing range must hold to be chosen from. */
+    private static final int LEAST_CHOICE = 1_000;
 
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
     /** The system's outgoing range: the ports handed out stay out of it. */
     static final Range OUTGOING = outgoing();
     /** Where ports are chosen: the wider side of the outgoing range; null when neither side is wide enough to choose from. */
-    private static final Range CHOSEN_FROM = chosenFrom(OUTGOING);
+    static final Range CHOSEN_FROM = chosenFrom(OUTGOING);
 
     private LoopbackPorts() {
     }
@@ -64,7 +66,7 @@ final class LoopbackPorts {
         Range below = new Range(LOWEST, outgoing.first() - 1);
         Range above = new Range(Math.max(LOWEST, outgoing.last() + 1), HIGHEST);
         Range wider = below.size() >= above.size() ? below : above;
-        return wider.size() >= TRIES ? wider : null; // an outgoing range over nearly every port: the system's choice (port 0)
+        return wider.size() >= LEAST_CHOICE ? wider : null; // an outgoing range over nearly every port: the system's choice (port 0)
     }
 
     private static Range outgoing() {

@@ -23,7 +23,7 @@ class LoopbackPortsTest {
             }
         }
         LoopbackPorts.Range outgoing = LoopbackPorts.OUTGOING;
-        if (outgoing.first() - LoopbackPorts.LOWEST >= 1_000 || LoopbackPorts.HIGHEST - outgoing.last() >= 1_000) {
+        if (LoopbackPorts.CHOSEN_FROM != null) { // else the outgoing range leaves too few ports: the system chooses
             assertThat(ports).as("outside the outgoing range %s", outgoing)
                     .allSatisfy(port -> assertThat(port < outgoing.first() || port > outgoing.last()).isTrue());
         }

@@ -17,11 +17,8 @@ final class ExitCodes {
      * SIGTERM), whatever the command returns.
      */
     static int runFailed(String command, Exception e) {
-        if (stopping()) {
-            System.err.println(command + ": stopped before the run ended; its processes are stopped");
-            return 1;
-        }
-        System.err.println(command + ": " + (e instanceof ProcessException ? e.getMessage() : "failed: " + e));
+        System.err.println(command + ": " + (stopping() ? "stopped before the run ended; its processes are stopped"
+                : e instanceof ProcessException ? e.getMessage() : "failed: " + e));
         return 1;
     }
 

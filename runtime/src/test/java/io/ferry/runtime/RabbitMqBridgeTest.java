@@ -319,10 +319,7 @@ class RabbitMqBridgeTest {
                 sender.send("in", false, 0, MESSAGES, SIZE);
             }
             ConnectionSettings target = amqp10("remote");
-            AdapterConfig config = AdapterConfig.empty().connection(source.name(), CrossVendorBridgeTest.yaml(source))
-                    .connection(target.name(), CrossVendorBridgeTest.yaml(target))
-                    .channel(AdapterConfig.Channel.of("rabbit").consume(source.name(), "queue", "in")
-                            .produce(target.name(), "queue", "/amq/queue/" + out).workflow("send-events", false));
+            AdapterConfig config = rabbitChannel(source, "in", target, "/amq/queue/" + out);
             try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml())) {
                 await().atMost(DEADLINE).untilAsserted(() -> assertThat(messageCount(out)).isGreaterThanOrEqualTo(FULL));
                 try (ProviderClient receiver = new ProviderClient(target)) {
@@ -385,10 +382,7 @@ class RabbitMqBridgeTest {
             try (ProviderClient sender = new ProviderClient(source)) {
                 sender.send("in", false, 0, count, SIZE);
             }
-            AdapterConfig config = AdapterConfig.empty().connection(source.name(), CrossVendorBridgeTest.yaml(source))
-                    .connection(target.name(), CrossVendorBridgeTest.yaml(target))
-                    .channel(AdapterConfig.Channel.of("rabbit").consume(source.name(), "queue", "in")
-                            .produce(target.name(), "queue", out).workflow("send-events", false));
+            AdapterConfig config = rabbitChannel(source, "in", target, out);
             try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
                  CapturedLog connections = CapturedLog.of(SharedConnection.class);
                  RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml())) {
@@ -415,10 +409,7 @@ class RabbitMqBridgeTest {
 
     private void assertRefused(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue, String side,
                                String queueWithArguments) throws Exception {
-        AdapterConfig config = AdapterConfig.empty().connection(source.name(), CrossVendorBridgeTest.yaml(source))
-                .connection(target.name(), CrossVendorBridgeTest.yaml(target))
-                .channel(AdapterConfig.Channel.of("rabbit").consume(source.name(), "queue", sourceQueue)
-                        .produce(target.name(), "queue", targetQueue).workflow("send-events", false));
+        AdapterConfig config = rabbitChannel(source, sourceQueue, target, targetQueue);
         try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
              CapturedLog connections = CapturedLog.of(SharedConnection.class);
              RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml())) {
@@ -440,16 +431,21 @@ class RabbitMqBridgeTest {
         try (ProviderClient sender = new ProviderClient(source)) {
             sender.send(sourceQueue, false, 0, MESSAGES, SIZE);
         }
-        AdapterConfig config = AdapterConfig.empty().connection(source.name(), CrossVendorBridgeTest.yaml(source))
-                .connection(target.name(), CrossVendorBridgeTest.yaml(target))
-                .channel(AdapterConfig.Channel.of("rabbit").consume(source.name(), "queue", sourceQueue)
-                        .produce(target.name(), "queue", targetQueue).workflow("send-events", false));
+        AdapterConfig config = rabbitChannel(source, sourceQueue, target, targetQueue);
         ProviderClient.Received received;
         try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml());
              ProviderClient receiver = new ProviderClient(target)) {
             received = receiver.receive(targetQueue, MESSAGES, DEADLINE);
         }
         received.assertEachOnceAsSent(0, MESSAGES, SIZE);
+    }
+
+    /** Channel {@code rabbit} from a queue of one connection to a queue of the other, events off. */
+    private static AdapterConfig rabbitChannel(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue) {
+        return AdapterConfig.empty().connection(source.name(), CrossVendorBridgeTest.yaml(source))
+                .connection(target.name(), CrossVendorBridgeTest.yaml(target))
+                .channel(AdapterConfig.Channel.of("rabbit").consume(source.name(), "queue", sourceQueue)
+                        .produce(target.name(), "queue", targetQueue).workflow("send-events", false));
     }
 
     /** The same server through its AMQP 1.0 plugin, which has no transactions. */
