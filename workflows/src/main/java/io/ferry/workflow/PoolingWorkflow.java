@@ -35,13 +35,13 @@ public final class PoolingWorkflow extends AbstractWorkflow {
     }
 
     @Override
-    @Profiled(tag = ProfilingTags.POOLING_WORKFLOW)
+    @Profiled(tag = ProfilingTags.POOLING_WORKFLOW, logFailuresSeparately = true)
     protected void onMessage(FerryMessage message, Producer producer) throws MessageRejectedException, ProduceException {
         process(message, producer);
     }
 
     @Override
-    @Profiled(tag = ProfilingTags.POOLING_WORKFLOW_EVENT)
+    @Profiled(tag = ProfilingTags.POOLING_WORKFLOW_EVENT, logFailuresSeparately = true)
     protected void sendMessageLifecycleEvent(MessageLifecycleEvent event) {
         publishLifecycleEvent(event);
     }

@@ -34,7 +34,7 @@ final class ProfiledService implements ProfiledComponent {
         return service.id();
     }
 
-    @Profiled(tag = ProfilingTags.SERVICE)
+    @Profiled(tag = ProfilingTags.SERVICE, logFailuresSeparately = true)
     void apply(FerryMessage message) throws ServiceException {
         service.apply(message);
     }

@@ -26,13 +26,13 @@ public final class StandardWorkflow extends AbstractWorkflow {
     }
 
     @Override
-    @Profiled(tag = ProfilingTags.STANDARD_WORKFLOW)
+    @Profiled(tag = ProfilingTags.STANDARD_WORKFLOW, logFailuresSeparately = true)
     protected void onMessage(FerryMessage message, Producer producer) throws MessageRejectedException, ProduceException {
         process(message, producer);
     }
 
     @Override
-    @Profiled(tag = ProfilingTags.STANDARD_WORKFLOW_EVENT)
+    @Profiled(tag = ProfilingTags.STANDARD_WORKFLOW_EVENT, logFailuresSeparately = true)
     protected void sendMessageLifecycleEvent(MessageLifecycleEvent event) {
         publishLifecycleEvent(event);
     }

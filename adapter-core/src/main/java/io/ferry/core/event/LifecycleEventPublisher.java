@@ -281,7 +281,7 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
      * One JSON array of events in one message. Profiled, since this is where events cost (per send,
      * off the workers' path): divided by the events published it is their cost per message.
      */
-    @Profiled(tag = ProfilingTags.EVENTS_SEND)
+    @Profiled(tag = ProfilingTags.EVENTS_SEND, logFailuresSeparately = true)
     private void write(List<MessageLifecycleEvent> batch) throws JMSException {
         BytesMessage message = session.createBytesMessage();
         message.writeBytes(json.write(batch));

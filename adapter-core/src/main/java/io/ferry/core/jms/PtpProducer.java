@@ -78,7 +78,7 @@ public final class PtpProducer implements Producer {
     }
 
     @Override
-    @Profiled(tag = ProfilingTags.PRODUCE)
+    @Profiled(tag = ProfilingTags.PRODUCE, logFailuresSeparately = true)
     public void produce(FerryMessage message) throws ProduceException, MessageRejectedException {
         // A message left unread by a consumer of this same provider goes as it came (JmsEndpoints decides).
         Message jms = message.unreadMessage() instanceof Message unread ? unread : message(message);
@@ -135,7 +135,7 @@ public final class PtpProducer implements Producer {
     }
 
     @Override
-    @Profiled(tag = ProfilingTags.COMMIT)
+    @Profiled(tag = ProfilingTags.COMMIT, logFailuresSeparately = true)
     public void commit() throws ProduceException {
         if (!transacted) {
             return; // every send was confirmed when it returned (a persistent one: produce)
