@@ -1,11 +1,19 @@
 package io.ferry.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -16,6 +24,7 @@ import ch.qos.logback.classic.Level;
 import io.ferry.profiling.TimingRegistry;
 import io.ferry.runtime.channel.FerryChannels;
 import io.ferry.runtime.config.AdapterConfig;
+import io.ferry.runtime.config.ConfigException;
 import io.ferry.runtime.config.FerryConfigLoader;
 
 class FerryChannelsTest {
@@ -62,6 +71,48 @@ class FerryChannelsTest {
             assertThat(channels.channel("once").orElseThrow().running()).isFalse();
         } finally {
             channels.stop();
+        }
+    }
+
+    /**
+     * A jdbc-lookup service opens its connection pool when it is made, at start-up. Start-up that ends before the channels
+     * run (another channel's settings bad, or a shutdown first) closes it: the database is left with no connection of the
+     * adapter's, which the pool would otherwise hold open until the process ends.
+     */
+    @Test
+    void servicesMadeForChannelsThatNeverRunAreClosed() throws Exception {
+        String database = "jdbc:h2:mem:lookups;DB_CLOSE_DELAY=-1";
+        AdapterConfig.Channel lookup = AdapterConfig.Channel.queues("lookup", "in", "out").workflow("send-events", false)
+                .service("db", "jdbc-lookup", Map.of("url", database, "query", "select 1"));
+        try (Connection watcher = DriverManager.getConnection(database)) {
+            Path badNeighbour = dir.resolve("bad-neighbour.yml");
+            AdapterConfig.between("tcp://127.0.0.1:1", "tcp://127.0.0.1:1").channel(lookup)
+                    .channel(AdapterConfig.Channel.queues("bad", "in2", "out2").workflow("send-events", false)
+                            .service("reverse", "reverse-payload", Map.of("unknown", "setting")))
+                    .write(badNeighbour);
+            assertThatThrownBy(() -> new FerryChannels(new FerryConfigLoader().load(badNeighbour), badNeighbour, TimingRegistry.global(),
+                    new PrintStream(OutputStream.nullOutputStream()))).isInstanceOf(ConfigException.class);
+            assertOnlyTheWatcherConnected(watcher);
+
+            Path good = dir.resolve("good.yml");
+            AdapterConfig.between("tcp://127.0.0.1:1", "tcp://127.0.0.1:1").channel(lookup).write(good);
+            FerryChannels channels = new FerryChannels(new FerryConfigLoader().load(good), good, TimingRegistry.global(),
+                    new PrintStream(OutputStream.nullOutputStream()));
+            channels.stop(); // a shutdown before the application started them
+            assertOnlyTheWatcherConnected(watcher);
+        }
+    }
+
+    /** The pool fills in the background within moments of being made: a pool left open shows within the watch. */
+    private static void assertOnlyTheWatcherConnected(Connection watcher) {
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() -> sessions(watcher) == 1);
+    }
+
+    private static long sessions(Connection watcher) throws SQLException {
+        try (Statement statement = watcher.createStatement();
+             ResultSet count = statement.executeQuery("select count(*) from information_schema.sessions")) {
+            count.next();
+            return count.getLong(1);
         }
     }
 }

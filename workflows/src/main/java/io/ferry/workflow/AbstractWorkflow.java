@@ -50,6 +50,7 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
     private final DeliveryCounts counts = new DeliveryCounts();
     private Thread thread;
     private boolean started;
+    private boolean servicesClosed;
 
     /**
      * @param events   where lifecycle events go; unused (and may be null) when the settings say not to send them
@@ -145,8 +146,8 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
 
     @Override
     public synchronized void start() {
-        if (started) {
-            throw new IllegalStateException("workflow " + id() + " was already started");
+        if (started || servicesClosed) {
+            throw new IllegalStateException("workflow " + id() + " was already started or stopped");
         }
         started = true;
         thread = new Thread(worker, "ferry-" + id() + "-0");
@@ -160,6 +161,7 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
     @Override
     public synchronized void stop(Duration drainTimeout) {
         if (thread == null) {
+            closeServices(); // built and never started: a service may hold resources already (a connection pool)
             return;
         }
         worker.requestStop();
@@ -189,14 +191,9 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
     }
 
     private void closeServices() {
-        for (ProfiledService service : services) {
-            if (service.service() instanceof AutoCloseable closeable) {
-                try {
-                    closeable.close();
-                } catch (Exception e) {
-                    LOG.warn("service {} did not close cleanly: {}", service.service().id(), e.getMessage());
-                }
-            }
+        if (!servicesClosed) {
+            servicesClosed = true;
+            ServiceFactories.close(services.stream().map(ProfiledService::service).toList());
         }
     }
 }

@@ -1,8 +1,12 @@
 package io.ferry.workflow;
 
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.ferry.api.Service;
 import io.ferry.api.ServiceFactory;
@@ -14,6 +18,7 @@ import io.ferry.api.ServiceFactory;
  */
 public final class ServiceFactories {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceFactories.class);
     private final Map<String, ServiceFactory> byType = new TreeMap<>();
 
     /** @throws IllegalArgumentException when two factories claim one type: which one a configuration meant is not known */
@@ -47,6 +52,19 @@ public final class ServiceFactories {
     /** Checks a service's settings, making nothing ({@link ServiceFactory#check}). @throws IllegalArgumentException as {@link #create} */
     public void check(String type, String id, Map<String, String> settings) {
         factory(type).check(id, settings);
+    }
+
+    /** Closes the services that hold resources (an {@link AutoCloseable} one, a connection pool say); a failure is logged, the rest still closed. */
+    public static void close(List<Service> services) {
+        for (Service service : services) {
+            if (service instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    LOG.warn("service {} did not close cleanly: {}", service.id(), e.getMessage());
+                }
+            }
+        }
     }
 
     private ServiceFactory factory(String type) {

@@ -1,5 +1,6 @@
 package io.ferry.runtime.channel;
 
+import java.time.Duration;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -138,6 +139,14 @@ public final class FerryChannel {
         running = true;
         LOG.info("channel {} started: {} {} -> {} {}", config.id(), config.consume().connection(),
                 config.consume().describe(), config.produce().connection(), config.produce().describe());
+    }
+
+    /** Closes the services of a workflow that never ran: the adapter stopped, or another channel's settings were bad, before it started. */
+    synchronized void discard() {
+        if (!workflowUsed) {
+            workflowUsed = true;
+            workflow.stop(Duration.ZERO);
+        }
     }
 
     /** Drains in-flight messages (within the workflow's drain timeout), then closes the connections. */

@@ -77,6 +77,7 @@ public final class FerryChannels implements SmartLifecycle {
             }
         }
         if (!problems.isEmpty()) {
+            channels.values().forEach(FerryChannel::discard);
             throw ConfigException.of(problems);
         }
     }
@@ -174,6 +175,7 @@ public final class FerryChannels implements SmartLifecycle {
             }
         }
         if (!problems.isEmpty()) {
+            ServiceFactories.close(services);
             throw ConfigException.of(problems);
         }
         String workflowId = config.id() != null ? config.id() : channel.id();
@@ -237,6 +239,7 @@ public final class FerryChannels implements SmartLifecycle {
     public synchronized void stop() {
         closed = true;
         if (!started) {
+            channels.values().forEach(FerryChannel::discard);
             return;
         }
         if (slicer != null) {
