@@ -352,21 +352,29 @@ public final class EmbeddedBroker implements AutoCloseable {
         return configuration;
     }
 
-    /** The first acceptor of the file, moved to the requested host and port if any; its other options are kept. */
+    /**
+     * The file's one acceptor, moved to the requested host and port if any; its other options are kept. A file with several
+     * is refused: the broker has one URL, and Artemis keeps a file's acceptors in no order, so which one it would be is not known.
+     */
     private static TransportConfiguration acceptor(FileConfiguration configuration, BrokerSettings settings) {
         List<TransportConfiguration> acceptors = List.copyOf(configuration.getAcceptorConfigurations());
         if (acceptors.isEmpty()) {
             throw new BrokerStartException("no <acceptor> in " + settings.brokerXml());
         }
-        TransportConfiguration first = acceptors.get(0);
-        Map<String, Object> params = new HashMap<>(first.getParams());
+        if (acceptors.size() > 1) {
+            throw new BrokerStartException(settings.brokerXml() + " has " + acceptors.size() + " acceptors ("
+                    + acceptors.stream().map(TransportConfiguration::getName).sorted().collect(Collectors.joining(", "))
+                    + "); a Ferry broker serves one: list its protocols on it, as in protocols=CORE,AMQP");
+        }
+        TransportConfiguration only = acceptors.get(0);
+        Map<String, Object> params = new HashMap<>(only.getParams());
         if (settings.host() != null) {
             params.put(TransportConstants.HOST_PROP_NAME, settings.host());
         }
         if (settings.port() != null) {
             params.put(TransportConstants.PORT_PROP_NAME, settings.port());
         }
-        return new TransportConfiguration(first.getFactoryClassName(), params, first.getName(), first.getExtraParams());
+        return new TransportConfiguration(only.getFactoryClassName(), params, only.getName(), only.getExtraParams());
     }
 
     private static void checkPortFree(String host, int port) {

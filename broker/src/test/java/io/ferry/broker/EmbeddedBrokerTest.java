@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -103,6 +104,20 @@ class EmbeddedBrokerTest {
         assertThatThrownBy(() -> EmbeddedBroker.start(missing))
                 .isInstanceOf(BrokerStartException.class)
                 .hasMessageContaining("broker configuration not found").hasMessageContaining("nope.xml");
+    }
+
+    @Test
+    void aConfigurationWithSeveralAcceptorsIsRefusedInOneLine() throws Exception {
+        String xml = Files.readString(ProjectDirectory.config("local-broker.xml"));
+        String twoAcceptors = xml.replaceFirst("(<acceptor name=\"artemis\">[^<]*</acceptor>)",
+                "$1<acceptor name=\"amqp-only\">tcp://127.0.0.1:5673?protocols=AMQP</acceptor>");
+        assertThat(twoAcceptors).as("a second acceptor added to local-broker.xml").isNotEqualTo(xml);
+        Path brokerXml = Files.writeString(data.resolve("two-acceptors.xml"), twoAcceptors);
+        BrokerSettings settings = new BrokerSettings("two", brokerXml, "127.0.0.1", EmbeddedBroker.freePort(), data.resolve("two"));
+        assertThatThrownBy(() -> EmbeddedBroker.start(settings))
+                .isInstanceOf(BrokerStartException.class)
+                .hasMessage(brokerXml + " has 2 acceptors (amqp-only, artemis); a Ferry broker serves one: list its protocols on it,"
+                        + " as in protocols=CORE,AMQP");
     }
 
     @Test

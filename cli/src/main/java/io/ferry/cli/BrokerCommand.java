@@ -39,8 +39,8 @@ final class BrokerCommand implements Callable<Integer> {
     @Option(names = "--data", description = "data directory (default: target/brokers/<name>, with --kind activemq target/brokers/activemq-<name>)")
     Path data;
 
-    @Option(names = "--config", description = "broker.xml to use (default: config/<name>-broker.xml), "
-            + "or with --kind activemq its properties file (default: config/activemq-broker.properties)")
+    @Option(names = "--config", description = "broker.xml to use (default: config/<name>-broker.xml), with one acceptor "
+            + "(several protocols on it), or with --kind activemq its properties file (default: config/activemq-broker.properties)")
     Path config;
 
     @Option(names = "--port", description = "listen on this port instead of the configuration's (activemq: the OpenWire port)")
