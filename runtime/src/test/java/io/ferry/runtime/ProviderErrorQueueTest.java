@@ -228,6 +228,50 @@ class ProviderErrorQueueTest {
     }
 
     /**
+     * RabbitMQ drops what is sent to a queue that is gone, and its client cannot tell: an error queue deleted while the
+     * channel runs is found gone before a move to it is committed, said once, and declared again by the producer opened
+     * again. Every poison message reaches the error queue once, those rejected after the deletion too.
+     */
+    @Test
+    @EnabledIfEnvironmentVariable(named = "FERRY_TEST_RABBITMQ_URL", matches = ".+")
+    void anErrorQueueDeletedOnRabbitMqWhileTheChannelRunsIsDeclaredAgainAndNoPoisonMessageIsLost() throws Exception {
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        IntPredicate poison = id -> id % 10 == 7;
+        int half = MESSAGES / 2;
+        Set<Integer> rejectedBefore = ids(poison.and(id -> id < half));
+        Set<Integer> rejectedAfter = ids(poison.and(id -> id >= half));
+        try (Connection amqp = RabbitMqTestServer.amqp091().newConnection();
+             TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"))) {
+            Route route = new Route(RabbitMqTestServer.settings("local"), "ferry-test-in-" + suffix, "ferry-test-errors-" + suffix,
+                    queue -> rabbitMqMessages(amqp, queue), CrossVendorBridgeTest.artemis("remote", artemis.url()), "out",
+                    artemis::messageCount);
+            try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
+                 RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), poisonChecked(route))) {
+                send(route.source(), route.in(), 0, half, id -> Map.of("poison", poison.test(id)));
+                await().atMost(DEADLINE).until(() -> artemis.messageCount(route.out()) >= half - rejectedBefore.size()
+                        && rabbitMqMessages(amqp, route.errors()) >= rejectedBefore.size());
+                assertArrivedOnceAsSent(receive(route.source(), route.errors(), rejectedBefore.size()), rejectedBefore, Map.of());
+                try (Channel channel = amqp.createChannel()) {
+                    channel.queueDelete(route.errors());
+                }
+
+                send(route.source(), route.in(), half, MESSAGES, id -> Map.of("poison", poison.test(id)));
+                // Off the source only once each move is committed: read the error queue before any client of the test declares it.
+                await().atMost(DEADLINE).until(() -> artemis.messageCount(route.out()) >= MESSAGES - rejectedBefore.size() - rejectedAfter.size()
+                        && rabbitMqMessages(amqp, route.in()) == 0);
+                assertThat(rabbitMqMessages(amqp, route.errors())).as("in the error queue, declared again by Ferry").isEqualTo(rejectedAfter.size());
+                assertArrivedOnceAsSent(receive(route.source(), route.errors(), rejectedAfter.size()), rejectedAfter, Map.of());
+                assertThat(refusals.lines(Level.WARN)).singleElement().asString()
+                        .startsWith("local broker refuses queue " + route.errors() + " as the error queue: queue '" + route.errors() + "' is gone");
+            } finally {
+                RabbitMqTestServer.deleteQueues(List.of(route.in(), route.errors()));
+            }
+            assertArrivedOnceAsSent(receive(route.target(), route.out(), MESSAGES - rejectedBefore.size() - rejectedAfter.size()),
+                    ids(poison.negate()), Map.of("verdict", "clean"));
+        }
+    }
+
+    /**
      * An error queue the broker refuses (it does not exist, and the broker creates none on demand) keeps the poison
      * messages on the source, said once, the connection kept; once it is declared they go there, each once.
      */
@@ -337,6 +381,11 @@ class ProviderErrorQueueTest {
     /** Sends the test's messages, {@code poison} ones marked so; answers the adapter's configuration, whose service rejects them. */
     private static String poisonSentAndChecked(Route route, IntPredicate poison) throws Exception {
         send(route.sourceClient(), route.in(), id -> Map.of("poison", poison.test(id)));
+        return poisonChecked(route);
+    }
+
+    /** The adapter's configuration for the route, its service rejecting the messages marked poison. */
+    private static String poisonChecked(Route route) {
         return AdapterConfig.empty().connection("local", CrossVendorBridgeTest.yaml(route.source()))
                 .connection("remote", CrossVendorBridgeTest.yaml(route.target()))
                 .channel(route.channel("poison").service("poison-check", "jdbc-lookup", POISON_CHECK)).yaml();
@@ -437,11 +486,17 @@ class ProviderErrorQueueTest {
 
     /** {@link ProviderClient}'s numbered messages (bytes and text, a property of every type), each with the extra properties given. */
     private static void send(ConnectionSettings settings, String queue, IntFunction<Map<String, Object>> extra) throws Exception {
+        send(settings, queue, 0, MESSAGES, extra);
+    }
+
+    /** The same for the numbers from {@code first} up to {@code end}, not included. */
+    private static void send(ConnectionSettings settings, String queue, int first, int end, IntFunction<Map<String, Object>> extra)
+            throws Exception {
         try (ProviderClient client = new ProviderClient(settings)) {
             Session session = client.session();
             MessageProducer producer = session.createProducer(session.createQueue(queue));
             producer.setDeliveryMode(DeliveryMode.PERSISTENT);
-            for (int id = 0; id < MESSAGES; id++) {
+            for (int id = first; id < end; id++) {
                 Message message;
                 if (id % 2 == 0) {
                     BytesMessage bytes = session.createBytesMessage();

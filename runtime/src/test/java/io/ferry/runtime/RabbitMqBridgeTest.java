@@ -407,6 +407,41 @@ class RabbitMqBridgeTest {
         }
     }
 
+    /**
+     * RabbitMQ drops what a commit sends to a queue deleted while the channel runs, and says nothing: the client publishes
+     * without asking for what no queue takes back. Ferry asks after each commit whether the queue is still there; when it is
+     * not, the batch goes back to the source, said once, and the producer opened again declares the queue: nothing lost.
+     */
+    @Test
+    void aTargetQueueDeletedWhileTheChannelRunsIsDeclaredAgainAndNothingIsLost() throws Exception {
+        int before = 100;
+        int after = 300;
+        try (TestBroker artemis = TestBroker.started("local", dir.resolve("artemis"))) {
+            ConnectionSettings source = CrossVendorBridgeTest.artemis("local", artemis.url());
+            ConnectionSettings target = RabbitMqTestServer.settings("remote");
+            AdapterConfig config = rabbitChannel(source, "in", target, out);
+            try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
+                 RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml());
+                 ProviderClient sender = new ProviderClient(source)) {
+                sender.send("in", false, 0, before, SIZE);
+                try (ProviderClient receiver = new ProviderClient(target)) {
+                    receiver.receive(out, before, DEADLINE).assertEachOnceAsSent(0, before, SIZE);
+                }
+                deleteQueue(out);
+
+                sender.send("in", false, before, after, SIZE);
+                // Taken off the source only once the queue holds them: read from it before any client of the test declares it again.
+                await().atMost(DEADLINE).untilAsserted(() -> assertThat(artemis.messageCount("in")).as("left on the source").isZero());
+                assertThat(messageCount(out)).as("on the target queue, declared again by Ferry's producer").isEqualTo(after);
+                try (ProviderClient receiver = new ProviderClient(target)) {
+                    receiver.receive(out, after, DEADLINE).assertEachOnceAsSent(before, after, SIZE);
+                }
+                assertThat(refusals.lines(Level.WARN)).singleElement().asString()
+                        .startsWith("remote broker refuses queue " + out + " as the target: ").contains("NOT_FOUND");
+            }
+        }
+    }
+
     private void assertRefused(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue, String side,
                                String queueWithArguments) throws Exception {
         AdapterConfig config = rabbitChannel(source, sourceQueue, target, targetQueue);
@@ -462,6 +497,12 @@ class RabbitMqBridgeTest {
     private static void declare(String queue, Map<String, Object> arguments) throws Exception {
         try (Connection connection = RabbitMqTestServer.amqp091().newConnection(); Channel channel = connection.createChannel()) {
             channel.queueDeclare(queue, true, false, false, arguments);
+        }
+    }
+
+    private static void deleteQueue(String queue) throws Exception {
+        try (Connection connection = RabbitMqTestServer.amqp091().newConnection(); Channel channel = connection.createChannel()) {
+            channel.queueDelete(queue);
         }
     }
 

@@ -22,6 +22,7 @@ import io.ferry.core.UntranslatableMessageException;
 import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.BufferedMessages;
 import io.ferry.core.provider.Failures;
+import io.ferry.core.provider.QueueCheck;
 import io.ferry.core.provider.UnreadMessage;
 
 /**
@@ -67,6 +68,8 @@ public final class JmsConsumer implements Consumer {
     /** Reads the other way in a row that found no message to read so, since a message was received. */
     private int missesOtherwise;
     private MessageProducer errorProducer;
+    /** The provider's check that the error queue is still there, opened with its producer. */
+    private QueueCheck errorQueueCheck = QueueCheck.NONE;
 
     /**
      * @param leaveUnread    hand over the client's own messages unread where the provider can ({@link FerryMessage#unread})
@@ -293,13 +296,17 @@ public final class JmsConsumer implements Consumer {
             String id = lastReceived.getJMSMessageID();
             // The body is sent as it arrived, so even a message that cannot be translated is kept whole.
             errorProducer.send(lastReceived, DeliveryMode.PERSISTENT, lastReceived.getJMSPriority(), Message.DEFAULT_TIME_TO_LIVE);
+            // Asked before the commit that acknowledges the message too: a move to a queue that is gone is not committed.
+            errorQueueCheck.confirm();
             settle(); // the error queue's send and the message's acknowledgement, in one transaction where there are any
             errorQueueRefusal.accepted();
             attempts.forget(id);
         } catch (JMSException | RuntimeException e) {
             JMSException failure = JmsFailures.asJms(e);
             if (connection.refusedInUse(generation, failure)) {
-                // Refused as it is used (a user's right to send, checked at each send): the connection is fine.
+                // Refused as it is used (a user's right to send, checked at each send; the queue gone): the connection is fine.
+                // The next move opens the producer again, which declares a queue that is gone where the client does so.
+                closeErrorProducer();
                 errorQueueRefusal.refusedInUse(failure);
                 throw new ConsumeException("move to " + errorQueue + " on " + connection.settings().name() + " refused: "
                         + Failures.message(failure), failure, true);
@@ -312,8 +319,10 @@ public final class JmsConsumer implements Consumer {
     private void openErrorProducer() throws ConsumeException {
         try {
             errorProducer = session.createProducer(connection.provider().destination(session, errorQueue, false));
+            errorQueueCheck = connection.queueCheck(errorQueue);
             errorQueueRefusal.opened(); // a refusal of its sends ends with a message the broker takes there
         } catch (JMSException | RuntimeException e) {
+            closeErrorProducer();
             JMSException failure = connection.openFailed(generation, e);
             boolean refused = errorQueueRefusal.refusedIf(failure);
             throw new ConsumeException("move to " + errorQueue + " on " + connection.settings().name() + " failed: " + Failures.message(failure),
@@ -363,7 +372,21 @@ public final class JmsConsumer implements Consumer {
         }
     }
 
+    private void closeErrorProducer() {
+        errorQueueCheck.close();
+        errorQueueCheck = QueueCheck.NONE;
+        if (errorProducer != null) {
+            try {
+                errorProducer.close();
+            } catch (JMSException | RuntimeException ignored) {
+                // Closed with its session, or a channel RabbitMQ closed over a refusal.
+            }
+            errorProducer = null;
+        }
+    }
+
     private void closeQuietly() {
+        errorQueueCheck.close();
         try {
             session.close();
         } catch (JMSException | RuntimeException ignored) {

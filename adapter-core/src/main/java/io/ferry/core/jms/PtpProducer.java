@@ -20,6 +20,7 @@ import io.ferry.core.ProfilingTags;
 import io.ferry.core.provider.BridgeProperties;
 import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.Failures;
+import io.ferry.core.provider.QueueCheck;
 
 /**
  * Produces to a queue (point-to-point), or a topic, with a session and producer of its own, kept open
@@ -53,6 +54,8 @@ public final class PtpProducer implements Producer {
     private long refusalsBefore;
     /** Whether the broker refuses the target: told of a refusal as a send or commit is refused, and of a commit it takes. */
     private final DestinationRefusal refusal;
+    /** The provider's check, after each commit, that the target queue is still there (none for a topic, whose subscribers may come and go). */
+    private QueueCheck targetCheck = QueueCheck.NONE;
 
     /** @param refusal the target's refusals, which this producer ends with a commit the broker takes */
     PtpProducer(SharedConnection connection, JmsDestination target, JmsMessageTranslator translator, DestinationRefusal refusal)
@@ -71,6 +74,9 @@ public final class PtpProducer implements Producer {
         try {
             this.producer = session.createProducer(target.create(session, provider));
             producer.setDisableMessageTimestamp(false);
+            if (!target.topic()) {
+                targetCheck = connection.queueCheck(target.name());
+            }
         } catch (JMSException | RuntimeException e) {
             close();
             throw connection.openFailed(generation, e);
@@ -142,6 +148,7 @@ public final class PtpProducer implements Producer {
         }
         try {
             provider.commit(session);
+            targetCheck.confirm(); // a batch sent to a queue gone meanwhile went nowhere: it goes back to the source
             refusal.accepted();
         } catch (JMSException | RuntimeException e) {
             throw failed("commit to", e);
@@ -200,6 +207,7 @@ public final class PtpProducer implements Producer {
 
     @Override
     public void close() {
+        targetCheck.close();
         try {
             session.close();
         } catch (JMSException | RuntimeException ignored) {

@@ -16,6 +16,7 @@ import io.ferry.core.provider.BrokerProvider;
 import io.ferry.core.provider.BrokerProviders;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.provider.Failures;
+import io.ferry.core.provider.QueueCheck;
 
 /**
  * One JMS connection to a broker, shared by a channel's workers; each worker takes sessions from it.
@@ -207,6 +208,14 @@ public final class SharedConnection implements AutoCloseable {
             markFailed(connection, e, false);
             throw JmsFailures.asJms(e);
         }
+    }
+
+    /** The provider's check that {@code queue} is still there, for a producer on the current connection ({@link BrokerProvider#queueCheck}). */
+    synchronized QueueCheck queueCheck(String queue) throws JMSException {
+        if (state != State.CONNECTED) {
+            throw new JMSException(settings.name() + " broker connection lost");
+        }
+        return provider.queueCheck(connection, queue);
     }
 
     /**

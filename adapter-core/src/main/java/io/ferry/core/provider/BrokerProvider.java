@@ -104,6 +104,14 @@ public interface BrokerProvider {
         session.commit();
     }
 
+    /**
+     * The check that {@code queue} is still there for a producer over {@code connection} (a connection this provider's
+     * factory made). None by default: the other brokers refuse a send to a queue that is gone, or make it anew.
+     */
+    default QueueCheck queueCheck(Connection connection, String queue) throws JMSException {
+        return QueueCheck.NONE;
+    }
+
     /** What the client's buffer of messages the broker pushed ahead to this consumer holds, as far as it can tell. */
     default BufferedMessages bufferedMessages(MessageConsumer consumer) {
         return BufferedMessages.UNKNOWN;

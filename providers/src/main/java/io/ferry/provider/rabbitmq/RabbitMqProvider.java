@@ -1,6 +1,7 @@
 package io.ferry.provider.rabbitmq;
 
 import java.io.EOFException;
+import java.io.IOException;
 import java.io.StreamCorruptedException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -27,6 +28,7 @@ import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
 
 import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.jms.admin.RMQConnectionFactory;
 import com.rabbitmq.jms.admin.RMQDestination;
@@ -41,6 +43,7 @@ import io.ferry.core.provider.Capabilities;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.provider.Failures;
 import io.ferry.core.provider.InvalidConnectionException;
+import io.ferry.core.provider.QueueCheck;
 import io.ferry.core.provider.SilentNetwork;
 import io.ferry.core.provider.TlsProblems;
 
@@ -162,7 +165,7 @@ public final class RabbitMqProvider implements BrokerProvider {
     public ConnectionFactory connectionFactory(ConnectionSettings settings) {
         URI uri = URI.create(settings.url());
         boolean tls = "amqps".equalsIgnoreCase(uri.getScheme());
-        RMQConnectionFactory factory = new RMQConnectionFactory();
+        RMQConnectionFactory factory = new TrackingConnectionFactory();
         factory.setHost(uri.getHost());
         factory.setPort(uri.getPort() > 0 ? uri.getPort() : tls ? AMQPS_PORT : AMQP_PORT);
         String path = uri.getPath();
@@ -208,6 +211,31 @@ public final class RabbitMqProvider implements BrokerProvider {
         if (queueType != null && session instanceof RMQSession rabbitMq) {
             rabbitMq.setQueueDeclareArguments(Map.of("x-queue-type", queueType));
         }
+    }
+
+    /**
+     * RabbitMQ drops what a commit sends to a queue that is gone (deleted while in use), and the client cannot see it:
+     * Ferry asks whether the queue is still there ({@link PassiveDeclaration}).
+     */
+    @Override
+    public QueueCheck queueCheck(jakarta.jms.Connection connection, String queue) throws JMSException {
+        com.rabbitmq.client.Connection amqp = TrackingConnectionFactory.underlying(connection);
+        if (amqp == null) {
+            throw new JMSException("a connection the rabbitmq provider did not make: cannot check its queue '" + queue + "'");
+        }
+        Channel channel;
+        try {
+            channel = amqp.createChannel();
+        } catch (IOException | RuntimeException e) {
+            JMSException failure = new JMSException("cannot open a channel to check queue '" + queue + "': " + Failures.message(e));
+            failure.setLinkedException(e);
+            failure.initCause(e);
+            throw failure;
+        }
+        if (channel == null) {
+            throw new JMSException("cannot open a channel to check queue '" + queue + "': the connection's channels are all in use");
+        }
+        return new PassiveDeclaration(channel, queue);
     }
 
     /** What to do about a queue of one type (null: declared without one) on a connection declaring another. */
@@ -325,7 +353,8 @@ public final class RabbitMqProvider implements BrokerProvider {
         return closesChannelWith(failure, REFUSALS_IN_USE) || BrokerProvider.super.refusesDestinationInUse(failure);
     }
 
-    private static boolean closesChannelWith(Throwable failure, Set<Integer> replyCodes) {
+    /** Whether RabbitMQ closed the channel (not the connection) with one of these replies. */
+    static boolean closesChannelWith(Throwable failure, Set<Integer> replyCodes) {
         ShutdownSignalException shutdown = Failures.find(failure, ShutdownSignalException.class);
         return shutdown != null && !shutdown.isHardError() && shutdown.getReason() instanceof AMQP.Channel.Close close
                 && replyCodes.contains(close.getReplyCode());
