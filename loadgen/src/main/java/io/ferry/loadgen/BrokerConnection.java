@@ -11,6 +11,7 @@ import java.util.Set;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
+import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 
 import io.ferry.core.provider.BrokerProvider;
@@ -90,6 +91,11 @@ final class BrokerConnection implements AutoCloseable {
         Session session = connection.createSession(acknowledgeMode);
         provider.sessionOpened(settings, session);
         return session;
+    }
+
+    /** A consumer of the queue, receiving as the adapter does (through the provider where the client's own receive is slow to see a message). */
+    MessageConsumer consumer(Session session, String queue) throws JMSException {
+        return provider.receiveThrough(session.createConsumer(session.createQueue(queue)));
     }
 
     /** Completes a batch of what a {@link #batchSession()} received: commits it, or acknowledges it. */

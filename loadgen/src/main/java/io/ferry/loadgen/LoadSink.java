@@ -43,7 +43,7 @@ public final class LoadSink {
         try (BrokerConnection broker = BrokerConnection.open(settings.broker());
              ProgressTicker ticker = new ProgressTicker(PHASE, expected, accounting::runArrivals, progress)) {
             Session session = broker.batchSession();
-            MessageConsumer consumer = session.createConsumer(session.createQueue(settings.queue()));
+            MessageConsumer consumer = broker.consumer(session, settings.queue());
             broker.connection().start();
             ArrivalSpan span = receive(broker, session, consumer, accounting, expected, settings.idleTimeout(), settings.settle());
             SinkReport report = new SinkReport(accounting.report(expected), LatencySummary.of(accounting.latencyMicros()),

@@ -11,10 +11,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.Destination;
+import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
@@ -404,6 +408,46 @@ class RabbitMqBridgeTest {
                         .startsWith("remote broker takes queue " + out + " as the target again, after ");
                 await().atMost(DEADLINE).untilAsserted(() -> assertThat(artemis.messageCount("in")).as("left on the source").isZero());
             }
+        }
+    }
+
+    /**
+     * The JMS client's timed receive asks RabbitMQ again only every 100 ms, whatever its timeout; the provider's consumer,
+     * which Ferry receives through, asks sooner. Its timed receive gives a message that comes while it waits, and nothing
+     * once its timeout passes on an empty queue.
+     */
+    @Test
+    void theProvidersConsumerGivesWhatComesWhileItWaitsAndNothingPastItsTimeout() throws Exception {
+        ConnectionSettings settings = RabbitMqTestServer.settings("check");
+        RabbitMqProvider provider = new RabbitMqProvider();
+        jakarta.jms.Connection connection = provider.connectionFactory(settings).createConnection(settings.user(), settings.password());
+        try {
+            connection.start();
+            Session receiving = connection.createSession(Session.AUTO_ACKNOWLEDGE);
+            MessageConsumer consumer = provider.receiveThrough(receiving.createConsumer(receiving.createQueue(in)));
+            assertThat(consumer.receive(50)).as("from an empty queue, at the timeout").isNull();
+
+            CompletableFuture<Message> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return consumer.receive(DEADLINE.toMillis());
+                } catch (JMSException e) {
+                    throw new CompletionException(e);
+                }
+            });
+            Session sending = connection.createSession(Session.AUTO_ACKNOWLEDGE);
+            sending.createProducer(sending.createQueue(in)).send(sending.createTextMessage("came while it waited"));
+            assertThat(waiting.get(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isInstanceOfSatisfying(TextMessage.class,
+                    message -> assertThat(text(message)).isEqualTo("came while it waited"));
+        } finally {
+            connection.close();
+        }
+    }
+
+    private static String text(TextMessage message) {
+        try {
+            return message.getText();
+        } catch (JMSException e) {
+            throw new IllegalStateException(e);
         }
     }
 

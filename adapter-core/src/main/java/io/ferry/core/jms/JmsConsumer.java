@@ -90,7 +90,7 @@ public final class JmsConsumer implements Consumer {
         this.session = opened.session();
         this.generation = opened.generation();
         try {
-            this.consumer = source.createConsumer(session, connection.provider());
+            this.consumer = connection.provider().receiveThrough(source.createConsumer(session, connection.provider()));
         } catch (JMSException | RuntimeException e) {
             closeQuietly();
             throw connection.openFailed(generation, e);

@@ -112,6 +112,14 @@ public interface BrokerProvider {
         return QueueCheck.NONE;
     }
 
+    /**
+     * The consumer to receive through: the client's own, or the provider's in front of it where the client's timed
+     * receive is slow to see a message come (RabbitMQ's JMS client asks its broker only every 100 ms).
+     */
+    default MessageConsumer receiveThrough(MessageConsumer consumer) {
+        return consumer;
+    }
+
     /** What the client's buffer of messages the broker pushed ahead to this consumer holds, as far as it can tell. */
     default BufferedMessages bufferedMessages(MessageConsumer consumer) {
         return BufferedMessages.UNKNOWN;

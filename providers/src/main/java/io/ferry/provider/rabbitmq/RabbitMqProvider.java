@@ -213,6 +213,12 @@ public final class RabbitMqProvider implements BrokerProvider {
         }
     }
 
+    /** The client waits 100 ms between asks for a message whatever the timeout: Ferry asks sooner ({@link PollingConsumer}). */
+    @Override
+    public MessageConsumer receiveThrough(MessageConsumer consumer) {
+        return new PollingConsumer(consumer);
+    }
+
     /**
      * RabbitMQ drops what a commit sends to a queue that is gone (deleted while in use), and the client cannot see it:
      * Ferry asks whether the queue is still there ({@link PassiveDeclaration}).
