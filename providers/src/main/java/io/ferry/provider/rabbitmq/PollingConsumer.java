@@ -18,8 +18,9 @@ import jakarta.jms.MessageListener;
  */
 final class PollingConsumer implements MessageConsumer {
 
-    static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    static final long LONGEST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long LONGEST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long FOREVER = Long.MAX_VALUE;
 
     private final MessageConsumer client;
 
@@ -29,23 +30,24 @@ final class PollingConsumer implements MessageConsumer {
 
     @Override
     public Message receive(long timeout) throws JMSException {
-        return poll(timeout == 0 ? Long.MAX_VALUE : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout));
+        return poll(timeout == 0 ? FOREVER : TimeUnit.MILLISECONDS.toNanos(timeout)); // a timeout too long for nanoseconds is for ever
     }
 
     @Override
     public Message receive() throws JMSException {
-        return poll(Long.MAX_VALUE);
+        return poll(FOREVER);
     }
 
-    /** Asks until a message comes, the deadline passes, or the thread is interrupted (then null, the interrupt kept, as the client does). */
-    private Message poll(long deadline) throws JMSException {
+    /** Asks until a message comes, the wait is over, or the thread is interrupted (then null, the interrupt kept, as the client does). */
+    private Message poll(long waitNanos) throws JMSException {
+        long start = System.nanoTime();
         long pause = FIRST_PAUSE_NANOS;
         while (true) {
             Message message = client.receiveNoWait();
             if (message != null) {
                 return message;
             }
-            long left = deadline == Long.MAX_VALUE ? pause : deadline - System.nanoTime();
+            long left = waitNanos == FOREVER ? pause : waitNanos - (System.nanoTime() - start);
             if (left <= 0 || Thread.currentThread().isInterrupted()) {
                 return null;
             }

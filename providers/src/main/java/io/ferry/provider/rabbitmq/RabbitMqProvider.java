@@ -221,7 +221,7 @@ public final class RabbitMqProvider implements BrokerProvider {
 
     /**
      * RabbitMQ drops what a commit sends to a queue that is gone (deleted while in use), and the client cannot see it:
-     * Ferry asks whether the queue is still there ({@link PassiveDeclaration}).
+     * Ferry makes sure the queue is still there, bound as the client binds it ({@link QueueBinding}).
      */
     @Override
     public QueueCheck queueCheck(jakarta.jms.Connection connection, String queue) throws JMSException {
@@ -241,7 +241,8 @@ public final class RabbitMqProvider implements BrokerProvider {
         if (channel == null) {
             throw new JMSException("cannot open a channel to check queue '" + queue + "': the connection's channels are all in use");
         }
-        return new PassiveDeclaration(channel, queue);
+        RMQDestination asTheClientNamesIt = new RMQDestination(queue, true, false);
+        return new QueueBinding(channel, queue, asTheClientNamesIt.getAmqpExchangeName(), asTheClientNamesIt.getAmqpRoutingKey());
     }
 
     /** What to do about a queue of one type (null: declared without one) on a connection declaring another. */

@@ -141,9 +141,12 @@ public final class FerryChannel {
                 config.consume().describe(), config.produce().connection(), config.produce().describe());
     }
 
-    /** Closes the services of a workflow that never ran: the adapter stopped, or another channel's settings were bad, before it started. */
+    /**
+     * Closes the services of a workflow that is not running: one that never ran (the adapter stopped, or another channel's
+     * settings were bad, before it started), or one whose start failed. A later start builds a fresh one.
+     */
     synchronized void discard() {
-        if (!workflowUsed) {
+        if (!running) {
             workflowUsed = true;
             workflow.stop(Duration.ZERO);
         }

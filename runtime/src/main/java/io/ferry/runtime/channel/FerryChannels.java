@@ -68,17 +68,21 @@ public final class FerryChannels implements SmartLifecycle {
         this.out = out;
         ServiceFactories factories = new ServiceFactories(LoaderPath.servicesClassLoader());
         List<String> problems = new ArrayList<>();
-        for (int i = 0; i < properties.channels().size(); i++) {
-            try {
-                FerryChannel channel = build(properties.channels().get(i), i, factories);
-                channels.put(channel.id(), channel);
-            } catch (ConfigException e) {
-                problems.addAll(e.lines());
+        try {
+            for (int i = 0; i < properties.channels().size(); i++) {
+                try {
+                    FerryChannel channel = build(properties.channels().get(i), i, factories);
+                    channels.put(channel.id(), channel);
+                } catch (ConfigException e) {
+                    problems.addAll(e.lines());
+                }
             }
-        }
-        if (!problems.isEmpty()) {
+            if (!problems.isEmpty()) {
+                throw ConfigException.of(problems);
+            }
+        } catch (RuntimeException e) {
             channels.values().forEach(FerryChannel::discard);
-            throw ConfigException.of(problems);
+            throw e;
         }
     }
 
@@ -163,8 +167,19 @@ public final class FerryChannels implements SmartLifecycle {
 
     private AbstractWorkflow workflow(FerryProperties.Channel channel, int index, ServiceFactories factories,
                                       JmsEndpoints endpoints, Backoff reconnect) {
-        FerryProperties.Workflow config = channel.workflow();
         List<Service> services = new ArrayList<>();
+        try {
+            return workflow(channel, index, factories, endpoints, reconnect, services);
+        } catch (RuntimeException e) {
+            ServiceFactories.close(services); // those made before the failure: a jdbc-lookup's pool connects as soon as it is made
+            throw e;
+        }
+    }
+
+    /** Makes the channel's services into {@code services}, then its workflow. */
+    private AbstractWorkflow workflow(FerryProperties.Channel channel, int index, ServiceFactories factories, JmsEndpoints endpoints,
+                                      Backoff reconnect, List<Service> services) {
+        FerryProperties.Workflow config = channel.workflow();
         List<String> problems = new ArrayList<>();
         for (int s = 0; s < config.services().size(); s++) {
             FerryProperties.ServiceDefinition definition = config.services().get(s);
@@ -175,7 +190,6 @@ public final class FerryChannels implements SmartLifecycle {
             }
         }
         if (!problems.isEmpty()) {
-            ServiceFactories.close(services);
             throw ConfigException.of(problems);
         }
         String workflowId = config.id() != null ? config.id() : channel.id();
@@ -247,6 +261,7 @@ public final class FerryChannels implements SmartLifecycle {
         }
         started = false;
         channels.values().forEach(FerryChannel::stop);
+        channels.values().forEach(FerryChannel::discard); // one whose start failed, which its stop passes by
         if (events != null) {
             events.close(Duration.ofSeconds(5));
         }

@@ -13,29 +13,35 @@ import io.ferry.core.provider.QueueCheck;
 import io.ferry.core.provider.Failures;
 
 /**
- * Whether a queue is still there: a passive declaration (one round trip) on a channel of its own beside the client's, on
- * the same AMQP connection. The client publishes without AMQP's {@code mandatory}, so RabbitMQ drops what a commit sends
- * to a queue deleted meanwhile, and the commit succeeds. Asked after the commit, "no such queue" means the batch may
- * have gone nowhere: it goes back to the source, and the producer opened again declares the queue. (Deleted and declared
- * again by another client between the commit and the question, the queue would pass: a window of one round trip.)
+ * Whether a queue is still there to take what the client sends it: the client publishes to its exchange for queues with
+ * the queue's name as the routing key, without AMQP's {@code mandatory}, relying on the binding it made when it declared
+ * the queue; RabbitMQ drops what a commit sends where no queue is bound, and the commit succeeds. So the binding is made
+ * again (one round trip, a no-op while it stands) on a channel of its own beside the client's, on the same AMQP
+ * connection. "No such queue" means the batch may have gone nowhere: it goes back to the source, and the producer opened
+ * again declares the queue. A queue declared again meanwhile by another client, without the binding, took nothing until
+ * this restores the binding, and that loss cannot be seen: what one commit sent.
  */
-final class PassiveDeclaration implements QueueCheck {
+final class QueueBinding implements QueueCheck {
 
-    /** RabbitMQ's answer to a passive declaration of a queue it does not have: it closes the channel with NOT_FOUND. */
+    /** RabbitMQ's answer to a binding of a queue (or from an exchange) it does not have: it closes the channel with NOT_FOUND. */
     private static final Set<Integer> GONE = Set.of(AMQP.NOT_FOUND);
 
     private final Channel channel;
     private final String queue;
+    private final String exchange;
+    private final String routingKey;
 
-    PassiveDeclaration(Channel channel, String queue) {
+    QueueBinding(Channel channel, String queue, String exchange, String routingKey) {
         this.channel = channel;
         this.queue = queue;
+        this.exchange = exchange;
+        this.routingKey = routingKey;
     }
 
     @Override
     public void confirm() throws JMSException {
         try {
-            channel.queueDeclarePassive(queue);
+            channel.queueBind(queue, exchange, routingKey);
         } catch (IOException | RuntimeException e) {
             JMSException failure = new JMSException(RabbitMqProvider.closesChannelWith(e, GONE)
                     ? "queue '" + queue + "' is gone (deleted while in use?), and RabbitMQ drops what is sent to it: the messages go back to"
