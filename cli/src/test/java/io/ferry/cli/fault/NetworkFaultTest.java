@@ -211,9 +211,9 @@ class NetworkFaultTest {
     }
 
     /**
-     * Drops the adapter's traffic to a broker's port for the detection's cut while batches are in flight, and
-     * measures: the loss logged (once, with the reason) and health DOWN, nothing delivered for the rest
-     * of the cut, then after the network is back the reconnection, health UP and the first delivery.
+     * Drops the adapter's traffic to a broker's port for the detection's cut (longer if health said DOWN late) while
+     * batches are in flight, and measures: the loss logged (once, with the reason) and health DOWN, nothing delivered for
+     * the rest of the cut, then after the network is back the reconnection, health UP and the first delivery.
      */
     private Outage cutOff(FaultHarness harness, String side, int port, Detection detection) throws Exception {
         Duration length = detection.cut();

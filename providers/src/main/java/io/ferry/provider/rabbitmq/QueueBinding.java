@@ -9,8 +9,8 @@ import jakarta.jms.JMSException;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 
-import io.ferry.core.provider.QueueCheck;
 import io.ferry.core.provider.Failures;
+import io.ferry.core.provider.QueueCheck;
 
 /**
  * Whether a queue is still there to take what the client sends it: the client publishes to its exchange for queues with

@@ -169,7 +169,7 @@ public final class FerryChannels implements SmartLifecycle {
                                       JmsEndpoints endpoints, Backoff reconnect) {
         List<Service> services = new ArrayList<>();
         try {
-            return workflow(channel, index, factories, endpoints, reconnect, services);
+            return makeServicesAndWorkflow(channel, index, factories, endpoints, reconnect, services);
         } catch (RuntimeException e) {
             ServiceFactories.close(services); // those made before the failure: a jdbc-lookup's pool connects as soon as it is made
             throw e;
@@ -177,8 +177,8 @@ public final class FerryChannels implements SmartLifecycle {
     }
 
     /** Makes the channel's services into {@code services}, then its workflow. */
-    private AbstractWorkflow workflow(FerryProperties.Channel channel, int index, ServiceFactories factories, JmsEndpoints endpoints,
-                                      Backoff reconnect, List<Service> services) {
+    private AbstractWorkflow makeServicesAndWorkflow(FerryProperties.Channel channel, int index, ServiceFactories factories,
+                                                     JmsEndpoints endpoints, Backoff reconnect, List<Service> services) {
         FerryProperties.Workflow config = channel.workflow();
         List<String> problems = new ArrayList<>();
         for (int s = 0; s < config.services().size(); s++) {
