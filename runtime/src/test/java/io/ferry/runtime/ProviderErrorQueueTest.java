@@ -251,9 +251,7 @@ class ProviderErrorQueueTest {
                 await().atMost(DEADLINE).until(() -> artemis.messageCount(route.out()) >= half - rejectedBefore.size()
                         && rabbitMqMessages(amqp, route.errors()) >= rejectedBefore.size());
                 assertArrivedOnceAsSent(receive(route.source(), route.errors(), rejectedBefore.size()), rejectedBefore, Map.of());
-                try (Channel channel = amqp.createChannel()) {
-                    channel.queueDelete(route.errors());
-                }
+                RabbitMqTestServer.deleteQueues(List.of(route.errors()));
 
                 send(route.source(), route.in(), half, MESSAGES, id -> Map.of("poison", poison.test(id)));
                 // Off the source only once each move is committed: read the error queue before any client of the test declares it.

@@ -472,7 +472,7 @@ class RabbitMqBridgeTest {
                 try (ProviderClient receiver = new ProviderClient(target)) {
                     receiver.receive(out, before, DEADLINE).assertEachOnceAsSent(0, before, SIZE);
                 }
-                deleteQueue(out);
+                RabbitMqTestServer.deleteQueues(List.of(out));
 
                 sender.send("in", false, before, after, SIZE);
                 // Taken off the source only once the queue holds them: read from it before any client of the test declares it again.
@@ -542,12 +542,6 @@ class RabbitMqBridgeTest {
     private static void declare(String queue, Map<String, Object> arguments) throws Exception {
         try (Connection connection = RabbitMqTestServer.amqp091().newConnection(); Channel channel = connection.createChannel()) {
             channel.queueDeclare(queue, true, false, false, arguments);
-        }
-    }
-
-    private static void deleteQueue(String queue) throws Exception {
-        try (Connection connection = RabbitMqTestServer.amqp091().newConnection(); Channel channel = connection.createChannel()) {
-            channel.queueDelete(queue);
         }
     }
 

@@ -386,7 +386,7 @@ public final class JmsConsumer implements Consumer {
     }
 
     private void closeQuietly() {
-        errorQueueCheck.close();
+        closeErrorProducer();
         try {
             session.close();
         } catch (JMSException | RuntimeException ignored) {

@@ -46,9 +46,6 @@ final class JmsFailures {
         if (failure instanceof JMSException jms) {
             return jms;
         }
-        JMSException jms = new JMSException(failure.getMessage() == null ? failure.toString() : failure.getMessage());
-        jms.setLinkedException(failure);
-        jms.initCause(failure);
-        return jms;
+        return Failures.jms(failure.getMessage() == null ? failure.toString() : failure.getMessage(), failure);
     }
 }

@@ -41,6 +41,14 @@ public final class Failures {
         return null;
     }
 
+    /** A JMS exception that says {@code message} and wraps {@code cause}, as its cause and as its linked exception. */
+    public static JMSException jms(String message, Exception cause) {
+        JMSException jms = new JMSException(message);
+        jms.setLinkedException(cause);
+        jms.initCause(cause);
+        return jms;
+    }
+
     /**
      * What to say of a failure: its message, else the first message of what it wraps (some clients throw an exception
      * without one around the cause that says it all: RabbitMQ's JMS client around the broker's reason), else its type.

@@ -43,13 +43,10 @@ final class QueueBinding implements QueueCheck {
         try {
             channel.queueBind(queue, exchange, routingKey);
         } catch (IOException | RuntimeException e) {
-            JMSException failure = new JMSException(RabbitMqProvider.closesChannelWith(e, GONE)
+            throw Failures.jms(RabbitMqProvider.closesChannelWith(e, GONE)
                     ? "queue '" + queue + "' is gone (deleted while in use?), and RabbitMQ drops what is sent to it: the messages go back to"
                     + " the source, and go again once the queue is declared anew (" + Failures.message(e) + ")"
-                    : "cannot ask whether queue '" + queue + "' is still there: " + Failures.message(e));
-            failure.setLinkedException(e);
-            failure.initCause(e);
-            throw failure;
+                    : "cannot ask whether queue '" + queue + "' is still there: " + Failures.message(e), e);
         }
     }
 

@@ -233,10 +233,7 @@ public final class RabbitMqProvider implements BrokerProvider {
         try {
             channel = amqp.createChannel();
         } catch (IOException | RuntimeException e) {
-            JMSException failure = new JMSException("cannot open a channel to check queue '" + queue + "': " + Failures.message(e));
-            failure.setLinkedException(e);
-            failure.initCause(e);
-            throw failure;
+            throw Failures.jms("cannot open a channel to check queue '" + queue + "': " + Failures.message(e), e);
         }
         if (channel == null) {
             throw new JMSException("cannot open a channel to check queue '" + queue + "': the connection's channels are all in use");
