@@ -11,13 +11,16 @@ import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Free TCP ports on the loopback interface for brokers and the adapter's management port, outside the range the system
  * takes the local ports of outgoing connections from. A port from that range (what binding port 0 gives) can be taken
  * by any client's connect while its broker is down between two starts, a client reconnecting to it included, which
  * then fails the broker's bind, or connects to itself. Never one this JVM handed out before: a port is free again as
- * soon as its probe closes, before whoever took it first has bound it.
+ * soon as its probe closes, before whoever took it first has bound it. JVMs that choose at once (a module's test forks)
+ * are told apart by a slice of the range each ({@link #SLICE_PROPERTY}), so that no two hand out the same port.
  */
 final class LoopbackPorts {
 
@@ -34,8 +37,14 @@ final class LoopbackPorts {
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
     /** The system's outgoing range: the ports handed out stay out of it. */
     static final Range OUTGOING = outgoing();
-    /** Where ports are chosen: the wider side of the outgoing range; null when neither side is wide enough to choose from. */
-    static final Range CHOSEN_FROM = chosenFrom(OUTGOING);
+    /** {@code k/n}: this JVM chooses from the k-th of n equal slices of the range (k from 1), none of which another JVM given another k takes. */
+    static final String SLICE_PROPERTY = "ferry.loopback-ports.slice";
+    private static final Pattern SLICE = Pattern.compile("(\\d{1,4})/(\\d{1,4})");
+    /**
+     * Where ports are chosen: the wider side of the outgoing range, or this JVM's slice of it; null when neither side is
+     * wide enough to choose from.
+     */
+    static final Range CHOSEN_FROM = slice(chosenFrom(OUTGOING), System.getProperty(SLICE_PROPERTY));
 
     private LoopbackPorts() {
     }
@@ -67,6 +76,22 @@ final class LoopbackPorts {
         Range above = new Range(Math.max(LOWEST, outgoing.last() + 1), HIGHEST);
         Range wider = below.size() >= above.size() ? below : above;
         return wider.size() >= LEAST_CHOICE ? wider : null; // an outgoing range over nearly every port: the system's choice (port 0)
+    }
+
+    /** The k-th of n equal parts of {@code range} as {@code slice} ("k/n") names it; the whole range without a slice. */
+    static Range slice(Range range, String slice) {
+        if (range == null || slice == null || slice.isBlank()) {
+            return range;
+        }
+        Matcher parts = SLICE.matcher(slice.strip());
+        int k = parts.matches() ? Integer.parseInt(parts.group(1)) : 0;
+        int n = parts.matches() ? Integer.parseInt(parts.group(2)) : 0;
+        if (k < 1 || k > n || range.size() / n < 1) {
+            throw new IllegalArgumentException(SLICE_PROPERTY + " must be k/n, the k-th of n slices (1 <= k <= n, n at most "
+                    + range.size() + "), got '" + slice + "'");
+        }
+        int width = range.size() / n;
+        return new Range(range.first() + (k - 1) * width, range.first() + k * width - 1);
     }
 
     private static Range outgoing() {

@@ -4,14 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -63,17 +68,29 @@ class HandlerPoolTest {
 
     @Test
     void theFirstFailureIsThrownOnlyOnceNoThreadIsHandlingAMessage() {
+        // The poison message is the first taken. The threads that took the next ones wait until its thread has left the
+        // batch (it then waits: for its helpers, or for the pool's next task), so the failure is recorded before they go
+        // on: from then on no thread takes a further message, and at most one per other thread is sent.
         AtomicInteger handling = new AtomicInteger();
         AtomicInteger stillHandlingWhenThrown = new AtomicInteger(-1);
+        AtomicReference<Thread> poisonThread = new AtomicReference<>();
+        CountDownLatch failureRecorded = new CountDownLatch(1);
+        CompletableFuture<Void> watcher = CompletableFuture.runAsync(() -> {
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> poisonThread.get() != null
+                    && Set.of(Thread.State.WAITING, Thread.State.TIMED_WAITING).contains(poisonThread.get().getState()));
+            failureRecorded.countDown();
+        });
 
         assertThatThrownBy(() -> {
             try {
                 pool.handleAll(messages(400), producer, (message, p) -> {
                     handling.incrementAndGet();
                     try {
-                        if (message.id().equals("7")) {
-                            throw new MessageRejectedException("Service(check)", "message 7 is poison", null);
+                        if (message.id().equals("0")) {
+                            poisonThread.set(Thread.currentThread());
+                            throw new MessageRejectedException("Service(check)", "message 0 is poison", null);
                         }
+                        awaitUninterruptibly(failureRecorded);
                         p.produce(message);
                     } finally {
                         handling.decrementAndGet();
@@ -82,10 +99,11 @@ class HandlerPoolTest {
             } finally {
                 stillHandlingWhenThrown.set(handling.get());
             }
-        }).isInstanceOf(MessageRejectedException.class).hasMessageContaining("message 7 is poison");
+        }).isInstanceOf(MessageRejectedException.class).hasMessageContaining("message 0 is poison");
 
+        watcher.join();
         assertThat(stillHandlingWhenThrown).hasValue(0);
-        assertThat(producer.produced.get()).as("threads stop taking messages after a failure").isLessThan(399);
+        assertThat(producer.produced.get()).as("threads stop taking messages after a failure").isLessThanOrEqualTo(3);
     }
 
     @Test
@@ -113,6 +131,17 @@ class HandlerPoolTest {
         return IntStream.range(0, count)
                 .mapToObj(i -> new FerryMessage(Integer.toString(i), FerryMessage.PayloadType.BYTES, ("m" + i).getBytes(StandardCharsets.UTF_8)))
                 .toList();
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        try {
+            if (!latch.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the failure was not recorded within 30 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     private static void await(CyclicBarrier barrier) {
