@@ -31,11 +31,15 @@ public final class DeliveryLedger {
     /**
      * Adds a producer the ledger did not know, with the count its own messages announce (a sink
      * started without the sender's figures learns them this way). A known producer keeps its count.
+     *
+     * @return whether the producer was new
      */
-    public synchronized void expectProducer(String producerId, int count) {
-        if (!expected.containsKey(producerId)) {
-            addProducer(producerId, count);
+    public synchronized boolean expectProducer(String producerId, int count) {
+        if (expected.containsKey(producerId)) {
+            return false;
         }
+        addProducer(producerId, count);
+        return true;
     }
 
     private void addProducer(String producerId, int count) {
@@ -43,7 +47,7 @@ public final class DeliveryLedger {
             throw new IllegalArgumentException("negative count for producer " + producerId);
         }
         expected.put(producerId, count);
-        seen.put(producerId, new BitSet(count));
+        seen.put(producerId, new BitSet()); // grows with what arrives: a count a message announces may be any size
     }
 
     /** Records an arrival that carries no producer or sequence at all: it cannot be anything but unexpected. */

@@ -24,6 +24,11 @@ public final class LoadProperties {
     public static final String INTENDED_AT_MICROS = "ferryLoadIntendedAtMicros";
     /** How many messages the producer sends in all, so that a sink can account for producers it was not told of. */
     public static final String PRODUCER_MESSAGES = "ferryLoadProducerMessages";
+    /**
+     * How many messages the run sends in all, its producers together, so that a sink told nothing still sees a producer
+     * none of whose messages arrived.
+     */
+    public static final String RUN_MESSAGES = "ferryLoadRunMessages";
 
     private LoadProperties() {
     }

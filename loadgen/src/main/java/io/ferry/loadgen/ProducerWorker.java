@@ -28,6 +28,7 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
     private final int index;
     private final int producers;
     private final int count;
+    private final long runMessages;
     private final int transactionSize;
     private final List<Payload> payloads;
     private final long pauseNanos;
@@ -46,6 +47,7 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
         this.index = index;
         this.producers = settings.producers();
         this.count = settings.messagesOf(index);
+        this.runMessages = settings.messages();
         this.transactionSize = settings.transactionSize();
         this.payloads = payloads;
         this.pauseNanos = settings.pause().toNanos();
@@ -122,6 +124,7 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
         message.setStringProperty(LoadProperties.PRODUCER_ID, producerId);
         message.setLongProperty(LoadProperties.SEQUENCE, seq);
         message.setIntProperty(LoadProperties.PRODUCER_MESSAGES, count);
+        message.setLongProperty(LoadProperties.RUN_MESSAGES, runMessages);
         message.setLongProperty(LoadProperties.CHECKSUM, payload.checksum());
         if (schedule.paced()) {
             message.setLongProperty(LoadProperties.INTENDED_AT_MICROS, intendedAtMicros);

@@ -1,6 +1,7 @@
 package io.ferry.loadgen;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 
 import jakarta.jms.BytesMessage;
@@ -31,6 +32,9 @@ final class SinkAccounting {
     private volatile long runArrivals;
     private long delivered;
     private long foreign;
+    /** Learning only, by run id (null: messages without one): the messages the run announces, and its producers heard of announce. */
+    private final Map<String, Long> runAnnounced = new HashMap<>();
+    private final Map<String, Long> runHeardOf = new HashMap<>();
 
     /**
      * @param runId               the run to account for, null for any
@@ -58,14 +62,9 @@ final class SinkAccounting {
         }
         runArrivals++;
         String producer = message.getStringProperty(LoadProperties.PRODUCER_ID);
-        long sequence;
-        try {
-            sequence = message.propertyExists(LoadProperties.SEQUENCE) ? message.getLongProperty(LoadProperties.SEQUENCE) : -1;
-            if (learnProducers && producer != null && message.propertyExists(LoadProperties.PRODUCER_MESSAGES)) {
-                ledger.expectProducer(producer, message.getIntProperty(LoadProperties.PRODUCER_MESSAGES));
-            }
-        } catch (NumberFormatException | MessageFormatException notANumber) {
-            sequence = -1;
+        long sequence = count(message, LoadProperties.SEQUENCE);
+        if (learnProducers && producer != null) {
+            learn(messageRun, producer, message);
         }
         if (producer == null || sequence < 0) {
             ledger.recordUnexpected();
@@ -77,6 +76,27 @@ final class SinkAccounting {
             recordLatency(message, receivedAtMicros);
         }
         return true;
+    }
+
+    /** What the message announces of its producer's and its run's counts, for a sink that was told neither. */
+    private void learn(String run, String producer, Message message) throws JMSException {
+        long producerMessages = count(message, LoadProperties.PRODUCER_MESSAGES);
+        if (producerMessages >= 0 && producerMessages <= Integer.MAX_VALUE && ledger.expectProducer(producer, (int) producerMessages)) {
+            runHeardOf.merge(run, producerMessages, Long::sum);
+        }
+        long runMessages = count(message, LoadProperties.RUN_MESSAGES);
+        if (runMessages >= 0) {
+            runAnnounced.putIfAbsent(run, runMessages);
+        }
+    }
+
+    /** A count or sequence property: -1 when absent, negative, or not a number. */
+    private static long count(Message message, String name) throws JMSException {
+        try {
+            return message.propertyExists(name) ? Math.max(-1, message.getLongProperty(name)) : -1;
+        } catch (NumberFormatException | MessageFormatException notANumber) {
+            return -1;
+        }
     }
 
     private void recordLatency(Message message, long receivedAtMicros) throws JMSException {
@@ -136,15 +156,25 @@ final class SinkAccounting {
 
     /**
      * The ledger's report; when the sink knows more messages were sent than the producers it heard of
-     * announce, the rest count as missing (a producer none of whose messages arrived).
+     * announce (it was told the total, or a run's messages announce theirs), the rest count as missing:
+     * a producer none of whose messages arrived.
      */
     DeliveryReport report(long expectedTotal) {
         DeliveryReport report = ledger.report();
-        long unheardOf = expectedTotal - report.expected();
-        if (!learnProducers || unheardOf <= 0) {
+        long unheardOf = learnProducers ? Math.max(expectedTotal - report.expected(), announcedUnheardOf()) : 0;
+        if (unheardOf <= 0) {
             return report;
         }
-        return new DeliveryReport(expectedTotal, report.received(), report.delivered(), report.missing() + unheardOf,
+        return new DeliveryReport(report.expected() + unheardOf, report.received(), report.delivered(), report.missing() + unheardOf,
                 report.duplicated(), report.corrupted(), report.unexpected());
+    }
+
+    /** By run: what its messages announce it sent, less what its producers heard of announce (another run's cannot cover it). */
+    private long announcedUnheardOf() {
+        long unheardOf = 0;
+        for (Map.Entry<String, Long> run : runAnnounced.entrySet()) {
+            unheardOf += Math.max(0, run.getValue() - runHeardOf.getOrDefault(run.getKey(), 0L));
+        }
+        return unheardOf;
     }
 }

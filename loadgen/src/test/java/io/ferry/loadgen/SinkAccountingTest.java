@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
@@ -63,6 +64,41 @@ class SinkAccountingTest {
                 Map.of(), ProgressListener.none());
 
         assertThat(report.delivery()).isEqualTo(new DeliveryReport(8, 6, 3, 5, 1, 1, 1));
+    }
+
+    @Test
+    void aProducerNoneOfWhoseMessagesArrivedIsMissingByWhatItsRunAnnouncesWhateverElseIsOnTheQueue() throws Exception {
+        // Run "lossy" sent 8: its producer p0 5, all of which arrive, and p1 3, none of which do. Beside them, all 3 of an
+        // older run's, as when a queue is read without --run-id: its producers must not stand in for the ones never heard of.
+        byte[] payload = "a load payload".getBytes(StandardCharsets.UTF_8);
+        for (String queue : List.of("lossy-any-run", "lossy-this-run")) {
+            try (JmsTestClient client = new JmsTestClient(broker.url())) {
+                for (int seq = 0; seq < 5; seq++) {
+                    Map<String, Object> properties = stamp("lossy", "lossy-p0", seq, LoadProperties.checksum(payload));
+                    properties.put(LoadProperties.RUN_MESSAGES, 8L);
+                    client.send(queue, client.bytes(payload), properties);
+                }
+                for (int seq = 0; seq < 3; seq++) {
+                    Map<String, Object> properties = stamp("older", "older-p0", seq, LoadProperties.checksum(payload));
+                    properties.put(LoadProperties.PRODUCER_MESSAGES, 3);
+                    properties.put(LoadProperties.RUN_MESSAGES, 3L);
+                    client.send(queue, client.bytes(payload), properties);
+                }
+            }
+        }
+
+        // Told 8 messages, which the producers heard of announce too (5 + 3), but not which run.
+        SinkReport anyRun = new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), "lossy-any-run", 8,
+                QUICK_IDLE, null), Map.of(), ProgressListener.none());
+        assertThat(anyRun.delivery()).isEqualTo(new DeliveryReport(11, 8, 8, 3, 0, 0, 0));
+        assertThat(anyRun.clean()).isFalse();
+
+        // Told the run, not its count.
+        SinkReport thisRun = new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), "lossy-this-run", 0,
+                QUICK_IDLE, "lossy"), Map.of(), ProgressListener.none());
+        assertThat(thisRun.delivery()).isEqualTo(new DeliveryReport(8, 5, 5, 3, 0, 0, 0));
+        assertThat(thisRun.foreign()).isEqualTo(3);
+        assertThat(thisRun.clean()).isFalse();
     }
 
     private static void injectBadStream(String queue) throws Exception {
