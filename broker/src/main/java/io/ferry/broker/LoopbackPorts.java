@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * by any client's connect while its broker is down between two starts, a client reconnecting to it included, which
  * then fails the broker's bind, or connects to itself. Never one this JVM handed out before: a port is free again as
  * soon as its probe closes, before whoever took it first has bound it. JVMs that choose at once (a module's test forks)
- * are told apart by a slice of the range each ({@link #SLICE_PROPERTY}), so that no two hand out the same port.
+ * may each be given a slice of the range ({@link #SLICE_PROPERTY}): given different slices of the same range, no two hand
+ * out the same port. A JVM given none chooses from the whole range; where no range is wide enough, the system chooses.
  */
 final class LoopbackPorts {
 
@@ -39,7 +40,6 @@ final class LoopbackPorts {
     static final Range OUTGOING = outgoing();
     /** {@code k/n}: this JVM chooses from the k-th of n equal slices of the range (k from 1), none of which another JVM given another k takes. */
     static final String SLICE_PROPERTY = "ferry.loopback-ports.slice";
-    private static final Pattern SLICE = Pattern.compile("(\\d{1,4})/(\\d{1,4})");
     /**
      * Where ports are chosen: the wider side of the outgoing range, or this JVM's slice of it; null when neither side is
      * wide enough to choose from.
@@ -83,7 +83,7 @@ final class LoopbackPorts {
         if (range == null || slice == null || slice.isBlank()) {
             return range;
         }
-        Matcher parts = SLICE.matcher(slice.strip());
+        Matcher parts = Pattern.compile("(\\d{1,4})/(\\d{1,4})").matcher(slice.strip()); // once per JVM
         int k = parts.matches() ? Integer.parseInt(parts.group(1)) : 0;
         int n = parts.matches() ? Integer.parseInt(parts.group(2)) : 0;
         if (k < 1 || k > n || range.size() / n < 1) {

@@ -1,8 +1,8 @@
 package io.ferry.workflow.service;
 
 import java.sql.DriverManager;
-import java.time.Duration;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
