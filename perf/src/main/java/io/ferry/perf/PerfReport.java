@@ -205,9 +205,10 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      * Two cases compared run by run: every run measures every case (in mirrored pairs of rounds, ABCD then DCBA, so a
      * drift within a round favours neither), and each run gives the ratio of the first case's figure to the second's.
      * A single run on two shared cores can differ from the next by 1.4x, so a difference is named only when every run
-     * shows it and the interval of the ratio (Student's t on the runs' log ratios, at 95% for the run's whole family of
+     * shows it and the interval of the ratio (Student's t on the runs' log ratios, at 95% for its whole family of
      * comparisons, Bonferroni) leaves out 1.0: by chance, a run names a difference that is not there less than one time
-     * in twenty, however many it prints. The interval's width is what the run can resolve.
+     * in twenty within a family, however many that family holds. Events and pooling, Ferry against the other bridges, and
+     * latency are families of their own, each with its own one in twenty. The interval's width is what the run can resolve.
      *
      * @param figure  {@link #THROUGHPUT}; {@link #CPU_PER_MESSAGE}: every process's CPU per measured message, which
      *                varies less from run to run than the rate; {@link #P50_AT_RATE} or {@link #P99_AT_RATE}: end-to-end
@@ -215,7 +216,8 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      * @param perRun  the ratio in each run that measured both cases, in run order
      * @param low     the interval's lower end (null with one run)
      * @param high    the interval's upper end (null with one run)
-     * @param family  how many comparisons the run made, the interval's share of the 5% being 1 in this many
+     * @param family  how many comparisons of its family have an interval (two runs or more), the interval's share of the 5%
+     *                being 1 in this many
      * @param verdict what the runs say: {@link #NOISE} when their spread or the interval covers 1.0
      */
     public record Comparison(String first, String second, String delivery, String figure, List<Double> perRun, double median,
@@ -229,7 +231,7 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
         public static final String ONE_RUN = "one run: no spread to judge by";
         public static final String HIGHER = "higher";
         public static final String LOWER = "lower";
-        /** The chance, over a run's whole family of comparisons, of naming a difference that is not there. */
+        /** The chance, over a family of comparisons, of naming a difference that is not there. */
         static final double FALSE_DIFFERENCE = 0.05;
 
         static Comparison of(String first, String second, String delivery, String figure, List<Double> perRun, int family) {

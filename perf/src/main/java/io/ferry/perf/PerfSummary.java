@@ -216,9 +216,9 @@ final class PerfSummary {
         return family(comparisons);
     }
 
-    /** The comparisons asked together: each interval is as wide as their number asks. */
+    /** The comparisons asked together: each interval is as wide as the number of them with an interval asks. */
     private static List<Comparison> family(List<Pair> comparisons) {
-        int family = comparisons.size();
+        int family = (int) Math.max(1, comparisons.stream().filter(p -> p.perRun().size() >= 2).count());
         return comparisons.stream().map(p -> Comparison.of(p.first(), p.second(), p.delivery(), p.figure(), p.perRun(), family)).toList();
     }
 
@@ -238,7 +238,8 @@ final class PerfSummary {
                 }
                 Double valueA = figure.of().apply(a);
                 Double valueB = figure.of().apply(b);
-                if (valueA != null && valueB != null && valueB > 0) {
+                // A run in which either case has no figure above zero (nothing arrived, say) has no ratio: both are left out.
+                if (valueA != null && valueB != null && valueA > 0 && valueB > 0 && Double.isFinite(valueA) && Double.isFinite(valueB)) {
                     perRun.add(valueA / valueB);
                 }
             }

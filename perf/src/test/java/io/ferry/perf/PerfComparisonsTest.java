@@ -161,6 +161,26 @@ class PerfComparisonsTest {
     }
 
     @Test
+    void aRunWithoutAFigureAboveZeroHasNoRatioOnEitherSide() {
+        List<CaseRun> runs = new ArrayList<>();
+        for (int run = 1; run <= 3; run++) {
+            runs.add(run("standard-events-off", run, run == 3 ? 0 : 3000, 500));
+            // Nothing arrived in run 2 with events on: a throughput of 0, whose log would make the interval NaN.
+            runs.add(run("standard-events-on", run, run == 2 ? 0 : 2400, 600));
+        }
+        PerfReport report = PerfSummary.report(settings(3), null, null, runs, "perf");
+
+        Comparison events = find(report, "standard-events-on", "standard-events-off", Comparison.THROUGHPUT);
+        assertThat(events.perRun()).containsExactly(0.8);
+        assertThat(events.verdict()).isEqualTo(Comparison.ONE_RUN);
+        // Only comparisons with an interval share the 5%: here the one of CPU per message, over three runs.
+        assertThat(events.family()).isEqualTo(1);
+        Comparison cpu = find(report, "standard-events-on", "standard-events-off", Comparison.CPU_PER_MESSAGE);
+        assertThat(cpu.perRun()).hasSize(3);
+        assertThat(List.of(cpu.low(), cpu.high())).allSatisfy(end -> assertThat(end).isFinite());
+    }
+
+    @Test
     void oneRunSaysItHasNoSpreadToJudgeBy() {
         List<CaseRun> runs = List.of(run("standard-events-off", 1, 3000, 500), run("standard-events-on", 1, 2000, 700));
         PerfReport report = PerfSummary.report(settings(1), null, null, runs, "perf");
