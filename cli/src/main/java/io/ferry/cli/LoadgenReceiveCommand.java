@@ -21,8 +21,9 @@ import io.ferry.loadgen.SinkSettings;
 
 /**
  * {@code ferry loadgen receive}: takes load messages off a queue and accounts for them. It learns
- * each producer's count from the messages; {@code --expected} also catches a producer that sent
- * nothing that arrived.
+ * each producer's count, and its run's, from the messages, so a producer none of whose messages
+ * arrived is missing once any message of its run arrived; {@code --expected} catches it even when
+ * none did.
  */
 @Command(name = "receive", mixinStandardHelpOptions = true, showDefaultValues = true,
         description = "Receives load messages until the expected ones arrived or the queue stays quiet, "

@@ -2,7 +2,9 @@ package io.ferry.loadgen;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
@@ -23,6 +25,8 @@ final class SinkAccounting {
 
     /** Three significant digits: a 1 ms latency is known to the microsecond. */
     private static final int SIGNIFICANT_DIGITS = 3;
+    /** The most messages a run's count may announce and be believed: far above any run, and no sum of such counts overflows. */
+    private static final long MOST_RUN_MESSAGES = 1L << 40;
 
     private final String runId;
     private final boolean learnProducers;
@@ -35,6 +39,8 @@ final class SinkAccounting {
     /** Learning only, by run id (null: messages without one): the messages the run announces, and its producers heard of announce. */
     private final Map<String, Long> runAnnounced = new HashMap<>();
     private final Map<String, Long> runHeardOf = new HashMap<>();
+    /** Runs with a producer whose count could not be read. */
+    private final Set<String> runsUncounted = new HashSet<>();
 
     /**
      * @param runId               the run to account for, null for any
@@ -81,11 +87,14 @@ final class SinkAccounting {
     /** What the message announces of its producer's and its run's counts, for a sink that was told neither. */
     private void learn(String run, String producer, Message message) throws JMSException {
         long producerMessages = count(message, LoadProperties.PRODUCER_MESSAGES);
-        if (producerMessages >= 0 && producerMessages <= Integer.MAX_VALUE && ledger.expectProducer(producer, (int) producerMessages)) {
+        if (producerMessages < 0 || producerMessages > Integer.MAX_VALUE) {
+            // Its messages are unexpected, and what its run fell short of cannot be told from what never came.
+            runsUncounted.add(run);
+        } else if (ledger.expectProducer(producer, (int) producerMessages)) {
             runHeardOf.merge(run, producerMessages, Long::sum);
         }
         long runMessages = count(message, LoadProperties.RUN_MESSAGES);
-        if (runMessages >= 0) {
+        if (runMessages >= 0 && runMessages <= MOST_RUN_MESSAGES) {
             runAnnounced.putIfAbsent(run, runMessages);
         }
     }
@@ -173,7 +182,9 @@ final class SinkAccounting {
     private long announcedUnheardOf() {
         long unheardOf = 0;
         for (Map.Entry<String, Long> run : runAnnounced.entrySet()) {
-            unheardOf += Math.max(0, run.getValue() - runHeardOf.getOrDefault(run.getKey(), 0L));
+            if (!runsUncounted.contains(run.getKey())) {
+                unheardOf += Math.max(0, run.getValue() - runHeardOf.getOrDefault(run.getKey(), 0L));
+            }
         }
         return unheardOf;
     }

@@ -101,6 +101,27 @@ class SinkAccountingTest {
         assertThat(thisRun.clean()).isFalse();
     }
 
+    @Test
+    void aRunWithAProducerWhoseCountCannotBeReadIsNotChargedWithMessagesThatArrived() throws Exception {
+        // Run "uncounted" sent 8: p0's 5 carry their producer's count, p1's 3 do not. All 8 arrive: p1's are unexpected
+        // (no count to place them in), and none is counted missing by the run's count.
+        byte[] payload = "a load payload".getBytes(StandardCharsets.UTF_8);
+        try (JmsTestClient client = new JmsTestClient(broker.url())) {
+            for (int seq = 0; seq < 8; seq++) {
+                String producer = seq < 5 ? "uncounted-p0" : "uncounted-p1";
+                Map<String, Object> properties = stamp("uncounted", producer, seq < 5 ? seq : seq - 5, LoadProperties.checksum(payload));
+                properties.put(LoadProperties.RUN_MESSAGES, 8L);
+                if (seq >= 5) {
+                    properties.remove(LoadProperties.PRODUCER_MESSAGES);
+                }
+                client.send("uncounted", client.bytes(payload), properties);
+            }
+        }
+        SinkReport report = new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), "uncounted", 0,
+                QUICK_IDLE, "uncounted"), Map.of(), ProgressListener.none());
+        assertThat(report.delivery()).isEqualTo(new DeliveryReport(5, 8, 5, 0, 0, 0, 3));
+    }
+
     private static void injectBadStream(String queue) throws Exception {
         byte[] payload = "a load payload".getBytes(StandardCharsets.UTF_8);
         try (JmsTestClient client = new JmsTestClient(broker.url())) {

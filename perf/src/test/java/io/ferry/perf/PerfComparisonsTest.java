@@ -185,6 +185,11 @@ class PerfComparisonsTest {
         List<CaseRun> runs = List.of(run("standard-events-off", 1, 3000, 500), run("standard-events-on", 1, 2000, 700));
         PerfReport report = PerfSummary.report(settings(1), null, null, runs, "perf");
         assertThat(report.comparisons()).extracting(Comparison::verdict).containsOnly(Comparison.ONE_RUN);
+
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(report);
+        assertThat(printed.toString(StandardCharsets.UTF_8)).as("no interval, so no share of the 5%")
+                .contains("median (min-max) of the ratios):").doesNotContain("95% sure");
     }
 
     private static Comparison find(PerfReport report, String first, String second, String figure) {
