@@ -42,6 +42,11 @@ public final class DeliveryLedger {
         return true;
     }
 
+    /** Whether the ledger knows the producer's count. */
+    public synchronized boolean expects(String producerId) {
+        return expected.containsKey(producerId);
+    }
+
     private void addProducer(String producerId, int count) {
         if (count < 0) {
             throw new IllegalArgumentException("negative count for producer " + producerId);

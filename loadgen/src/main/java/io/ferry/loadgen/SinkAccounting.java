@@ -39,8 +39,8 @@ final class SinkAccounting {
     /** Learning only, by run id (null: messages without one): the messages the run announces, and its producers heard of announce. */
     private final Map<String, Long> runAnnounced = new HashMap<>();
     private final Map<String, Long> runHeardOf = new HashMap<>();
-    /** Runs with a producer whose count could not be read. */
-    private final Set<String> runsUncounted = new HashSet<>();
+    /** By run, producers a message of which carried no readable count. */
+    private final Map<String, Set<String>> uncountedProducers = new HashMap<>();
 
     /**
      * @param runId               the run to account for, null for any
@@ -68,7 +68,7 @@ final class SinkAccounting {
         }
         runArrivals++;
         String producer = message.getStringProperty(LoadProperties.PRODUCER_ID);
-        long sequence = count(message, LoadProperties.SEQUENCE);
+        long sequence = nonNegativeLong(message, LoadProperties.SEQUENCE);
         if (learnProducers && producer != null) {
             learn(messageRun, producer, message);
         }
@@ -86,21 +86,20 @@ final class SinkAccounting {
 
     /** What the message announces of its producer's and its run's counts, for a sink that was told neither. */
     private void learn(String run, String producer, Message message) throws JMSException {
-        long producerMessages = count(message, LoadProperties.PRODUCER_MESSAGES);
+        long producerMessages = nonNegativeLong(message, LoadProperties.PRODUCER_MESSAGES);
         if (producerMessages < 0 || producerMessages > Integer.MAX_VALUE) {
-            // Its messages are unexpected, and what its run fell short of cannot be told from what never came.
-            runsUncounted.add(run);
+            uncountedProducers.computeIfAbsent(run, r -> new HashSet<>()).add(producer);
         } else if (ledger.expectProducer(producer, (int) producerMessages)) {
             runHeardOf.merge(run, producerMessages, Long::sum);
         }
-        long runMessages = count(message, LoadProperties.RUN_MESSAGES);
+        long runMessages = nonNegativeLong(message, LoadProperties.RUN_MESSAGES);
         if (runMessages >= 0 && runMessages <= MOST_RUN_MESSAGES) {
             runAnnounced.putIfAbsent(run, runMessages);
         }
     }
 
     /** A count or sequence property: -1 when absent, negative, or not a number. */
-    private static long count(Message message, String name) throws JMSException {
+    private static long nonNegativeLong(Message message, String name) throws JMSException {
         try {
             return message.propertyExists(name) ? Math.max(-1, message.getLongProperty(name)) : -1;
         } catch (NumberFormatException | MessageFormatException notANumber) {
@@ -182,7 +181,9 @@ final class SinkAccounting {
     private long announcedUnheardOf() {
         long unheardOf = 0;
         for (Map.Entry<String, Long> run : runAnnounced.entrySet()) {
-            if (!runsUncounted.contains(run.getKey())) {
+            // A producer whose count no message told is unexpected, not unheard of: its run's shortfall cannot be told apart.
+            boolean uncounted = uncountedProducers.getOrDefault(run.getKey(), Set.of()).stream().anyMatch(p -> !ledger.expects(p));
+            if (!uncounted) {
                 unheardOf += Math.max(0, run.getValue() - runHeardOf.getOrDefault(run.getKey(), 0L));
             }
         }

@@ -10,11 +10,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import jakarta.jms.MessageConsumer;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.ferry.broker.testing.JmsTestClient;
 import io.ferry.broker.testing.TestBroker;
 import io.ferry.core.provider.ConnectionSettings;
 
@@ -67,6 +70,31 @@ class LoadRoundTripTest {
         assertThat(received.latency().p50Micros()).isPositive().isLessThanOrEqualTo(received.latency().maxMicros());
         assertThat(received.ratePerSecond()).isPositive();
         assertThat(broker.messageCount("round-trip")).isZero();
+    }
+
+    /**
+     * Every message of one producer taken off the queue before the sink reads it: a sink told neither the producers' counts
+     * nor the total still counts them missing, by the run's count the sender stamps on every message.
+     */
+    @Test
+    void aSinkToldNothingCountsAProducerNoneOfWhoseMessagesArrivedAsMissing() throws Exception {
+        SendReport sent = new LoadSender().run(SendSettings.of(ConnectionSettings.anonymous("broker", broker.url()), "lost-producer", 3, 300, 512),
+                ProgressListener.none());
+        String lost = sent.runId() + "-p1";
+        int taken = 0;
+        try (JmsTestClient client = new JmsTestClient(broker.url());
+             MessageConsumer consumer = client.session().createConsumer(client.session().createQueue("lost-producer"),
+                     LoadProperties.PRODUCER_ID + " = '" + lost + "'")) {
+            while (consumer.receive(1_000) != null) {
+                taken++;
+            }
+        }
+        assertThat(taken).isEqualTo(100);
+
+        SinkReport received = new LoadSink().run(sinkSettings("lost-producer", 0, sent.runId()), Map.of(), ProgressListener.none());
+
+        assertThat(received.delivery()).isEqualTo(new DeliveryReport(300, 200, 200, 100, 0, 0, 0));
+        assertThat(received.clean()).isFalse();
     }
 
     /**

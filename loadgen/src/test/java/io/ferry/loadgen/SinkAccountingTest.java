@@ -24,6 +24,7 @@ class SinkAccountingTest {
     private static final String RUN = "bad";
     private static final String PRODUCER = "bad-p0";
     private static final Duration QUICK_IDLE = Duration.ofMillis(500);
+    private static final byte[] PAYLOAD = "a load payload".getBytes(StandardCharsets.UTF_8);
 
     @TempDir
     static Path dir;
@@ -44,8 +45,7 @@ class SinkAccountingTest {
     void duplicateCorruptedMissingUnexpectedAndForeignAreEachCountedExactly() throws Exception {
         injectBadStream("bad-stream");
 
-        SinkReport report = new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), "bad-stream", 5, QUICK_IDLE, RUN),
-                Map.of(PRODUCER, 5), ProgressListener.none());
+        SinkReport report = receive("bad-stream", 5, RUN, Map.of(PRODUCER, 5));
 
         // Sequence 0..4: 0, 1, 4 intact; 1 twice; 2 only corrupted; 3 never sent; one from a stranger; one of another run.
         assertThat(report.delivery()).isEqualTo(new DeliveryReport(5, 6, 3, 2, 1, 1, 1));
@@ -60,8 +60,7 @@ class SinkAccountingTest {
         injectBadStream("learning");
 
         // 5 announced by bad-p0, and 3 more sent by a producer none of whose messages arrived.
-        SinkReport report = new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), "learning", 8, QUICK_IDLE, RUN),
-                Map.of(), ProgressListener.none());
+        SinkReport report = receive("learning", 8, RUN, Map.of());
 
         assertThat(report.delivery()).isEqualTo(new DeliveryReport(8, 6, 3, 5, 1, 1, 1));
     }
@@ -70,32 +69,27 @@ class SinkAccountingTest {
     void aProducerNoneOfWhoseMessagesArrivedIsMissingByWhatItsRunAnnouncesWhateverElseIsOnTheQueue() throws Exception {
         // Run "lossy" sent 8: its producer p0 5, all of which arrive, and p1 3, none of which do. Beside them, all 3 of an
         // older run's, as when a queue is read without --run-id: its producers must not stand in for the ones never heard of.
-        byte[] payload = "a load payload".getBytes(StandardCharsets.UTF_8);
         for (String queue : List.of("lossy-any-run", "lossy-this-run")) {
             try (JmsTestClient client = new JmsTestClient(broker.url())) {
                 for (int seq = 0; seq < 5; seq++) {
-                    Map<String, Object> properties = stamp("lossy", "lossy-p0", seq, LoadProperties.checksum(payload));
-                    properties.put(LoadProperties.RUN_MESSAGES, 8L);
-                    client.send(queue, client.bytes(payload), properties);
+                    send(client, queue, "lossy", "lossy-p0", seq, 8, true);
                 }
                 for (int seq = 0; seq < 3; seq++) {
-                    Map<String, Object> properties = stamp("older", "older-p0", seq, LoadProperties.checksum(payload));
+                    Map<String, Object> properties = stamp("older", "older-p0", seq, LoadProperties.checksum(PAYLOAD));
                     properties.put(LoadProperties.PRODUCER_MESSAGES, 3);
                     properties.put(LoadProperties.RUN_MESSAGES, 3L);
-                    client.send(queue, client.bytes(payload), properties);
+                    client.send(queue, client.bytes(PAYLOAD), properties);
                 }
             }
         }
 
         // Told 8 messages, which the producers heard of announce too (5 + 3), but not which run.
-        SinkReport anyRun = new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), "lossy-any-run", 8,
-                QUICK_IDLE, null), Map.of(), ProgressListener.none());
+        SinkReport anyRun = receive("lossy-any-run", 8, null, Map.of());
         assertThat(anyRun.delivery()).isEqualTo(new DeliveryReport(11, 8, 8, 3, 0, 0, 0));
         assertThat(anyRun.clean()).isFalse();
 
         // Told the run, not its count.
-        SinkReport thisRun = new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), "lossy-this-run", 0,
-                QUICK_IDLE, "lossy"), Map.of(), ProgressListener.none());
+        SinkReport thisRun = receive("lossy-this-run", 0, "lossy", Map.of());
         assertThat(thisRun.delivery()).isEqualTo(new DeliveryReport(8, 5, 5, 3, 0, 0, 0));
         assertThat(thisRun.foreign()).isEqualTo(3);
         assertThat(thisRun.clean()).isFalse();
@@ -103,36 +97,48 @@ class SinkAccountingTest {
 
     @Test
     void aRunWithAProducerWhoseCountCannotBeReadIsNotChargedWithMessagesThatArrived() throws Exception {
-        // Run "uncounted" sent 8: p0's 5 carry their producer's count, p1's 3 do not. All 8 arrive: p1's are unexpected
-        // (no count to place them in), and none is counted missing by the run's count.
-        byte[] payload = "a load payload".getBytes(StandardCharsets.UTF_8);
         try (JmsTestClient client = new JmsTestClient(broker.url())) {
+            // Run "uncounted" sent 8: p0's 5 carry their producer's count, p1's 3 do not. All 8 arrive: p1's are unexpected
+            // (no count to place them in), and none is counted missing by the run's count.
             for (int seq = 0; seq < 8; seq++) {
-                String producer = seq < 5 ? "uncounted-p0" : "uncounted-p1";
-                Map<String, Object> properties = stamp("uncounted", producer, seq < 5 ? seq : seq - 5, LoadProperties.checksum(payload));
-                properties.put(LoadProperties.RUN_MESSAGES, 8L);
-                if (seq >= 5) {
-                    properties.remove(LoadProperties.PRODUCER_MESSAGES);
-                }
-                client.send("uncounted", client.bytes(payload), properties);
+                boolean p0 = seq < 5;
+                send(client, "uncounted", "uncounted", p0 ? "uncounted-p0" : "uncounted-p1", p0 ? seq : seq - 5, 8, p0);
+            }
+            // Run "partly" sent 8: p0's 5 arrive, one without its count (the others tell it), p1's 3 do not arrive.
+            for (int seq = 0; seq < 5; seq++) {
+                send(client, "partly", "partly", "partly-p0", seq, 8, seq != 2);
             }
         }
-        SinkReport report = new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), "uncounted", 0,
-                QUICK_IDLE, "uncounted"), Map.of(), ProgressListener.none());
-        assertThat(report.delivery()).isEqualTo(new DeliveryReport(5, 8, 5, 0, 0, 0, 3));
+        assertThat(receive("uncounted", 0, "uncounted", Map.of()).delivery()).isEqualTo(new DeliveryReport(5, 8, 5, 0, 0, 0, 3));
+        assertThat(receive("partly", 0, "partly", Map.of()).delivery()).isEqualTo(new DeliveryReport(8, 5, 5, 3, 0, 0, 0));
+    }
+
+    private static SinkReport receive(String queue, long expected, String runId, Map<String, Integer> expectedPerProducer) throws Exception {
+        return new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), queue, expected, QUICK_IDLE, runId),
+                expectedPerProducer, ProgressListener.none());
+    }
+
+    /** An intact message of a run whose producers send 5 each, {@code runMessages} in all; {@code counted}: with its producer's count. */
+    private static void send(JmsTestClient client, String queue, String run, String producer, int seq, long runMessages, boolean counted)
+            throws Exception {
+        Map<String, Object> properties = stamp(run, producer, seq, LoadProperties.checksum(PAYLOAD));
+        properties.put(LoadProperties.RUN_MESSAGES, runMessages);
+        if (!counted) {
+            properties.remove(LoadProperties.PRODUCER_MESSAGES);
+        }
+        client.send(queue, client.bytes(PAYLOAD), properties);
     }
 
     private static void injectBadStream(String queue) throws Exception {
-        byte[] payload = "a load payload".getBytes(StandardCharsets.UTF_8);
         try (JmsTestClient client = new JmsTestClient(broker.url())) {
             for (int seq : new int[] {0, 1, 1, 4}) {
-                client.send(queue, client.bytes(payload), stamp(RUN, PRODUCER, seq, LoadProperties.checksum(payload)));
+                client.send(queue, client.bytes(PAYLOAD), stamp(RUN, PRODUCER, seq, LoadProperties.checksum(PAYLOAD)));
             }
-            client.send(queue, client.bytes(payload), stamp(RUN, PRODUCER, 2, LoadProperties.checksum(payload) + 1));
-            Map<String, Object> stranger = stamp(RUN, "stranger-p0", 0, LoadProperties.checksum(payload));
+            client.send(queue, client.bytes(PAYLOAD), stamp(RUN, PRODUCER, 2, LoadProperties.checksum(PAYLOAD) + 1));
+            Map<String, Object> stranger = stamp(RUN, "stranger-p0", 0, LoadProperties.checksum(PAYLOAD));
             stranger.remove(LoadProperties.PRODUCER_MESSAGES);   // so that not even a learning sink knows it
-            client.send(queue, client.bytes(payload), stranger);
-            client.send(queue, client.bytes(payload), stamp("another-run", "another-run-p0", 0, LoadProperties.checksum(payload)));
+            client.send(queue, client.bytes(PAYLOAD), stranger);
+            client.send(queue, client.bytes(PAYLOAD), stamp("another-run", "another-run-p0", 0, LoadProperties.checksum(PAYLOAD)));
         }
     }
 
