@@ -38,7 +38,7 @@ final class LoopbackPorts {
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
     /** The system's outgoing range: the ports handed out stay out of it. */
     static final Range OUTGOING = outgoing();
-    /** {@code k/n}: this JVM chooses from the k-th of n equal slices of the range (k from 1), none of which another JVM given another k takes. */
+    /** {@code k/n}: this JVM chooses from the k-th of n equal slices of the range (k from 1), which no JVM given another k of the same n takes. */
     static final String SLICE_PROPERTY = "ferry.loopback-ports.slice";
     /**
      * Where ports are chosen: the wider side of the outgoing range, or this JVM's slice of it; null when neither side is

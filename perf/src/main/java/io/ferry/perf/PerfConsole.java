@@ -127,11 +127,11 @@ final class PerfConsole {
             return;
         }
         out.println();
-        // The family's size: the comparisons with an interval (two runs or more); one run gives none.
-        long withInterval = comparisons.stream().filter(c -> c.low() != null).count();
-        out.printf(Locale.ROOT, "%s (first case / second in the same runs: median (min-max) of the ratios%s):%n", heading,
-                withInterval == 0 ? "" : String.format(Locale.ROOT, "; interval: where the mean ratio lies, 95%% sure for all %d"
-                        + " comparisons at once", withInterval));
+        // One run gives no interval, and so no share of the 5%.
+        String family = comparisons.stream().filter(c -> c.low() != null).findFirst()
+                .map(c -> String.format(Locale.ROOT, "; interval: where the mean ratio lies, 95%% sure for all %d comparisons at once", c.family()))
+                .orElse("");
+        out.printf(Locale.ROOT, "%s (first case / second in the same runs: median (min-max) of the ratios%s):%n", heading, family);
         int longest = comparisons.stream().mapToInt(c -> pairName(c).length()).max().orElse(0);
         for (Comparison c : comparisons) {
             // Three decimals: with two, a range ending at 0.998 would read "1.00" beside "lower".

@@ -148,6 +148,7 @@ class RabbitMqBridgeTest {
              Channel channel = amqp.createChannel()) {
             Session session = sender.session();
             MessageProducer producer = session.createProducer(session.createQueue(in)); // declares the queue
+            channel.confirmSelect();
             for (int id = 0; id < jmsMessages; id++) {
                 if (plain.contains(id)) {
                     channel.basicPublish("", in, new AMQP.BasicProperties.Builder().messageId("plain-" + id).deliveryMode(2)
@@ -167,6 +168,7 @@ class RabbitMqBridgeTest {
                 producer.send(message);
                 session.commit();
             }
+            channel.waitForConfirmsOrDie(DEADLINE.toMillis());
         }
         try (TestBroker artemis = TestBroker.started("remote", dir.resolve("artemis"));
              CapturedLog connections = CapturedLog.of(SharedConnection.class)) {
@@ -180,16 +182,8 @@ class RabbitMqBridgeTest {
             try (RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), config.yaml());
                  ProviderClient receiver = new ProviderClient(target)) {
                 await().atMost(DEADLINE).until(() -> artemis.messageCount("out") >= expected && messageCount(errors) >= 1);
-                Session session = receiver.session();
-                try (MessageConsumer consumer = session.createConsumer(session.createQueue("out"))) {
-                    Message message;
-                    while ((message = consumer.receive(1_000)) != null) {
-                        String key = message.propertyExists(ProviderClient.ID) ? "jms " + message.getIntProperty(ProviderClient.ID)
-                                : message.getStringProperty(BridgeProperties.SOURCE_MESSAGE_ID);
-                        assertThat(arrived.put(key, message)).as("a second copy of %s", key).isNull();
-                    }
-                    session.commit();
-                }
+                arrived.putAll(eachOnce(receiver, "out", message -> message.propertyExists(ProviderClient.ID)
+                        ? "jms " + message.getIntProperty(ProviderClient.ID) : message.getStringProperty(BridgeProperties.SOURCE_MESSAGE_ID)));
             }
             // Counted once the adapter has let go: what it had not acknowledged is then back on the queue.
             assertThat(messageCount(in)).as("left on the source").isZero();
@@ -333,15 +327,7 @@ class RabbitMqBridgeTest {
                     rabbitChannel(amqp10("local"), "/amq/queue/" + in, target, "out").yaml());
                  ProviderClient receiver = new ProviderClient(target)) {
                 await().atMost(DEADLINE).until(() -> artemis.messageCount("out") >= count);
-                Session session = receiver.session();
-                try (MessageConsumer consumer = session.createConsumer(session.createQueue("out"))) {
-                    Message message;
-                    while ((message = consumer.receive(1_000)) != null) {
-                        String id = message.getStringProperty(BridgeProperties.SOURCE_MESSAGE_ID);
-                        assertThat(arrived.put(id, message)).as("a second copy of %s", id).isNull();
-                    }
-                    session.commit();
-                }
+                arrived.putAll(eachOnce(receiver, "out", message -> message.getStringProperty(BridgeProperties.SOURCE_MESSAGE_ID)));
             }
             // Counted once the adapter has let go: what it had not acknowledged is then back on the queue.
             assertThat(messageCount(in)).as("left on the source").isZero();
@@ -561,6 +547,26 @@ class RabbitMqBridgeTest {
             assertThat(connections.lines(Level.WARN)).as("connection lines").isEmpty();
             assertThat(channel.localReconnects() + channel.remoteReconnects()).as("reconnections").isZero();
         }
+    }
+
+    /** How a test names a message it received. */
+    private interface MessageKey {
+        String of(Message message) throws JMSException;
+    }
+
+    /** Every message on the queue, by its key, each once (the queue read until it stays empty for a second), committed. */
+    private static Map<String, Message> eachOnce(ProviderClient receiver, String queue, MessageKey key) throws JMSException {
+        Map<String, Message> received = new TreeMap<>();
+        Session session = receiver.session();
+        try (MessageConsumer consumer = session.createConsumer(session.createQueue(queue))) {
+            Message message;
+            while ((message = consumer.receive(1_000)) != null) {
+                String name = key.of(message);
+                assertThat(received.put(name, message)).as("a second copy of %s", name).isNull();
+            }
+            session.commit();
+        }
+        return received;
     }
 
     private void bridge(ConnectionSettings source, String sourceQueue, ConnectionSettings target, String targetQueue) throws Exception {

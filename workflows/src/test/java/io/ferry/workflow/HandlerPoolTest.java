@@ -76,13 +76,13 @@ class HandlerPoolTest {
         AtomicInteger handling = new AtomicInteger();
         AtomicInteger stillHandlingWhenThrown = new AtomicInteger(-1);
         AtomicReference<Thread> poisonThread = new AtomicReference<>();
-        CountDownLatch failureRecorded = new CountDownLatch(1);
-        AtomicBoolean over = new AtomicBoolean();
+        CountDownLatch othersMayGoOn = new CountDownLatch(1);
+        AtomicBoolean handleAllReturned = new AtomicBoolean();
         CompletableFuture<Void> watcher = CompletableFuture.runAsync(() -> {
             try {
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> over.get() || leftTheBatch(poisonThread.get()));
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> handleAllReturned.get() || leftTheBatch(poisonThread.get()));
             } finally {
-                failureRecorded.countDown(); // given up on too: the threads go on, and what they send then is counted below
+                othersMayGoOn.countDown(); // given up on too: the threads go on, and what they send then is counted below
             }
         });
 
@@ -95,7 +95,7 @@ class HandlerPoolTest {
                             poisonThread.set(Thread.currentThread());
                             throw new MessageRejectedException("Service(check)", "message 0 is poison", null);
                         }
-                        awaitOrFail(failureRecorded);
+                        awaitOrFail(othersMayGoOn);
                         p.produce(message);
                     } finally {
                         handling.decrementAndGet();
@@ -103,7 +103,7 @@ class HandlerPoolTest {
                 });
             } finally {
                 stillHandlingWhenThrown.set(handling.get());
-                over.set(true);
+                handleAllReturned.set(true);
             }
         }).isInstanceOf(MessageRejectedException.class).hasMessageContaining("message 0 is poison");
 
@@ -139,7 +139,10 @@ class HandlerPoolTest {
                 .toList();
     }
 
-    /** Whether the thread left the batch's loop (which it does only once the failure is recorded) and waits. */
+    /**
+     * Whether the thread left the batch's loop (which it does only once the failure is recorded) and waits. The loop is
+     * {@code HandlerPool.Batch.drain}: a new name for it must be given here too.
+     */
     private static boolean leftTheBatch(Thread thread) {
         return thread != null && Set.of(Thread.State.WAITING, Thread.State.TIMED_WAITING).contains(thread.getState())
                 && Arrays.stream(thread.getStackTrace()).noneMatch(frame -> frame.getMethodName().equals("drain"));
@@ -148,7 +151,7 @@ class HandlerPoolTest {
     private static void awaitOrFail(CountDownLatch latch) {
         try {
             if (!latch.await(30, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("the failure was not recorded within 30 s");
+                throw new IllegalStateException("not let go on within 30 s");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
