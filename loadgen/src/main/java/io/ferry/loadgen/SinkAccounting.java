@@ -36,11 +36,8 @@ final class SinkAccounting {
     private volatile long runArrivals;
     private long delivered;
     private long foreign;
-    /** Learning only, by run id (null: messages without one): the messages the run announces, and its producers heard of announce. */
-    private final Map<String, Long> runAnnounced = new HashMap<>();
-    private final Map<String, Long> runHeardOf = new HashMap<>();
-    /** By run, producers a message of which carried no readable count. */
-    private final Map<String, Set<String>> uncountedProducers = new HashMap<>();
+    /** Learning only, by run id (null: messages without one). */
+    private final Map<String, RunTally> runs = new HashMap<>();
 
     /**
      * @param runId               the run to account for, null for any
@@ -86,16 +83,27 @@ final class SinkAccounting {
 
     /** What the message announces of its producer's and its run's counts, for a sink that was told neither. */
     private void learn(String run, String producer, Message message) throws JMSException {
+        RunTally tally = runs.computeIfAbsent(run, r -> new RunTally());
         long producerMessages = nonNegativeLong(message, LoadProperties.PRODUCER_MESSAGES);
         if (producerMessages < 0 || producerMessages > Integer.MAX_VALUE) {
-            uncountedProducers.computeIfAbsent(run, r -> new HashSet<>()).add(producer);
+            tally.uncountedProducers.add(producer);
         } else if (ledger.expectProducer(producer, (int) producerMessages)) {
-            runHeardOf.merge(run, producerMessages, Long::sum);
+            tally.heardOf += producerMessages;
         }
         long runMessages = nonNegativeLong(message, LoadProperties.RUN_MESSAGES);
-        if (runMessages >= 0 && runMessages <= MOST_RUN_MESSAGES) {
-            runAnnounced.putIfAbsent(run, runMessages);
+        if (tally.announced < 0 && runMessages <= MOST_RUN_MESSAGES) {
+            tally.announced = runMessages;
         }
+    }
+
+    /** What a run's messages told of it. */
+    private static final class RunTally {
+        /** The messages the run sends in all, as the first of its messages to say so said; -1 while none has. */
+        private long announced = -1;
+        /** What the run's producers the ledger learned of announce, together. */
+        private long heardOf;
+        /** Producers a message of which carried no readable count. */
+        private final Set<String> uncountedProducers = new HashSet<>();
     }
 
     /** A count or sequence property: -1 when absent, negative, or not a number. */
@@ -180,11 +188,11 @@ final class SinkAccounting {
     /** By run: what its messages announce it sent, less what its producers heard of announce (another run's cannot cover it). */
     private long announcedUnheardOf() {
         long unheardOf = 0;
-        for (Map.Entry<String, Long> run : runAnnounced.entrySet()) {
+        for (RunTally run : runs.values()) {
             // A producer whose count no message told is unexpected, not unheard of: its run's shortfall cannot be told apart.
-            boolean uncounted = uncountedProducers.getOrDefault(run.getKey(), Set.of()).stream().anyMatch(p -> !ledger.expects(p));
-            if (!uncounted) {
-                unheardOf += Math.max(0, run.getValue() - runHeardOf.getOrDefault(run.getKey(), 0L));
+            boolean uncounted = run.uncountedProducers.stream().anyMatch(p -> !ledger.expects(p));
+            if (run.announced >= 0 && !uncounted) {
+                unheardOf += Math.max(0, run.announced - run.heardOf);
             }
         }
         return unheardOf;

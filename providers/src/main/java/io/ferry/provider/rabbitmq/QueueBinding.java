@@ -21,22 +21,10 @@ import io.ferry.core.provider.QueueCheck;
  * again declares the queue. A queue declared again meanwhile by another client, without the binding, took nothing until
  * this restores the binding, and that loss cannot be seen: what one commit sent.
  */
-final class QueueBinding implements QueueCheck {
+record QueueBinding(Channel channel, String queue, String exchange, String routingKey) implements QueueCheck {
 
     /** RabbitMQ's answer to a binding of a queue (or from an exchange) it does not have: it closes the channel with NOT_FOUND. */
     private static final Set<Integer> GONE = Set.of(AMQP.NOT_FOUND);
-
-    private final Channel channel;
-    private final String queue;
-    private final String exchange;
-    private final String routingKey;
-
-    QueueBinding(Channel channel, String queue, String exchange, String routingKey) {
-        this.channel = channel;
-        this.queue = queue;
-        this.exchange = exchange;
-        this.routingKey = routingKey;
-    }
 
     @Override
     public void confirm() throws JMSException {
