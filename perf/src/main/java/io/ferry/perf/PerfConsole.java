@@ -10,6 +10,7 @@ import io.ferry.perf.PerfReport.CpuUse;
 import io.ferry.perf.PerfReport.Comparison;
 import io.ferry.perf.PerfReport.EventsCost;
 import io.ferry.perf.PerfReport.Pass;
+import io.ferry.perf.PerfReport.Spread;
 
 /** What the perf run prints as it goes, and the summary tables at its end. */
 final class PerfConsole {
@@ -109,16 +110,22 @@ final class PerfConsole {
         }
         cpuTable(report);
         for (EventsCost cost : report.eventsCosts()) {
-            // Throughput on against off is in the run-by-run comparisons below, with its spread.
-            out.printf(Locale.ROOT, "%s (%s): events on vs off: workflow time on - off %.1f us per message (%.1f%% of the workflow); "
-                            + "beside the produce (overhead on - off) %.1f us%n",
-                    cost.workflow(), cost.delivery(), cost.workflowUs(), 100 * cost.shareOfWorkflow(), cost.besideProduceUs());
+            // Throughput and CPU on against off are in the run-by-run comparisons below.
+            String share = cost.workflowUs().coversZero() ? "" : String.format(Locale.ROOT, ", %.1f%% of the workflow", 100 * cost.shareOfWorkflow());
+            out.printf(Locale.ROOT, "%s (%s): events on - off, run by run, median (min to max): workflow time %s%s; beside the produce "
+                    + "(overhead) %s%n", cost.workflow(), cost.delivery(), spread(cost.workflowUs()), share, spread(cost.besideProduceUs()));
         }
         comparisons("compared run by run", report.comparisons());
         comparisons("Ferry against the other bridges, run by run", report.againstPeers());
         comparisons("Ferry's latency at the fixed rate against the other bridges, run by run", report.latencyAgainstPeers());
         out.println(report.deliveryClean() ? "delivery: clean in every case (nothing missing, duplicated or corrupted)"
                 : "delivery: NOT CLEAN - see the cases above");
+    }
+
+    /** A run-by-run difference in us per message, and "no difference beyond the noise" where the runs disagree on its sign. */
+    private static String spread(Spread us) {
+        return String.format(Locale.ROOT, "%.1f us per message (%.1f to %.1f)%s", us.median(), us.min(), us.max(),
+                us.coversZero() ? ", " + Comparison.NOISE : "");
     }
 
     /** The run's answers: per pair of cases, each figure's ratio (median, min-max over the runs) and what its spread says. */

@@ -194,11 +194,21 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
     /**
      * What lifecycle events cost one workflow in one delivery mode: events on against the same case with events off.
      *
-     * @param workflowUs       workflow time per message, on minus off
-     * @param besideProduceUs  what the adapter adds to the produce, on minus off: the events' own cost without the produce's variance
-     * @param shareOfWorkflow  {@code workflowUs} over the workflow time with events on
+     * @param workflowUs       workflow time per message, on minus off, run by run
+     * @param besideProduceUs  what the adapter adds to the produce, on minus off, run by run: the events' own cost without the
+     *                         produce's variance
+     * @param shareOfWorkflow  {@code workflowUs}' median over the workflow time with events on
      */
-    public record EventsCost(String workflow, String delivery, double workflowUs, double besideProduceUs, double shareOfWorkflow) {
+    public record EventsCost(String workflow, String delivery, Spread workflowUs, Spread besideProduceUs, double shareOfWorkflow) {
+    }
+
+    /** A difference measured in each run: the median of the runs and their range. */
+    public record Spread(double median, double min, double max) {
+
+        /** Whether the runs disagree on its sign, or show none: no difference beyond the noise. */
+        public boolean coversZero() {
+            return min <= 0 && max >= 0;
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
@@ -21,6 +22,7 @@ import io.ferry.perf.PerfReport.EventsCost;
 import io.ferry.perf.PerfReport.Latency;
 import io.ferry.perf.PerfReport.Pass;
 import io.ferry.perf.PerfReport.Ratios;
+import io.ferry.perf.PerfReport.Spread;
 import io.ferry.perf.PerfReport.Throughput;
 import io.ferry.profiling.StatisticsJson;
 import io.ferry.workflow.WorkflowType;
@@ -68,7 +70,7 @@ final class PerfSummary {
                 settings.latencyRate(), settings.latencyMessages(), settings.poolSize(), settings.batchSize(), JOURNAL_BUFFER_TIMEOUT,
                 Runtime.getRuntime().availableProcessors(), Instant.now().toString(), localBroker, remoteBroker, settings.senderThreads(),
                 settings.senderTransaction(), settings.latencySideBySide());
-        return new PerfReport(reported, runs, summaries, eventsCosts(settings, summaries), comparisons(settings, runs),
+        return new PerfReport(reported, runs, summaries, eventsCosts(settings, runs, workflowId), comparisons(settings, runs),
                 againstPeers(settings, runs, RATE_AND_CPU), againstPeers(settings, runs, LATENCY_AT_RATE), clean);
     }
 
@@ -102,9 +104,9 @@ final class PerfSummary {
     private static AdapterCosts adapterCosts(FerryCase ferry, List<CaseRun> runs, String workflowId) {
         String workflowTag = ferry.workflow().tag(workflowId);
         String eventTag = ferry.workflow().eventTag();
-        double workflow = median(runs, r -> tag(r, workflowTag).meanUs());
-        double produce = median(runs, r -> tag(r, ProfilingTags.PRODUCE).meanUs());
-        return new AdapterCosts(workflow, produce, workflow - produce,
+        // The overhead run by run, as its p50 is: medians of two figures may come from different runs.
+        return new AdapterCosts(median(runs, r -> tag(r, workflowTag).meanUs()), median(runs, r -> tag(r, ProfilingTags.PRODUCE).meanUs()),
+                median(runs, r -> besideProduceUs(r, workflowTag)),
                 median(runs, r -> tag(r, workflowTag).p50Us() - tag(r, ProfilingTags.PRODUCE).p50Us()),
                 median(runs, r -> tag(r, eventTag).meanUs()),
                 median(runs, r -> r.bridge() == null ? 0 : r.bridge().cpuCores()),
@@ -115,7 +117,7 @@ final class PerfSummary {
     private static CpuPerMessage cpuPerMessage(List<CaseRun> runs) {
         return new CpuPerMessage(cpuPerMessage(runs, CpuUse.LOCAL_BROKER), cpuPerMessage(runs, CpuUse.REMOTE_BROKER),
                 cpuPerMessage(runs, CpuUse.BRIDGE), cpuPerMessage(runs, CpuUse.LOAD_GENERATOR), cpuPerMessage(runs, null),
-                median(runs, PerfSummary::jitShare));
+                median(runs.stream().map(PerfSummary::jitShare).filter(Objects::nonNull).toList()));
     }
 
     /** Median CPU per measured message, in us, of one process ({@code null}: all of them together); null where none was measured. */
@@ -131,10 +133,10 @@ final class PerfSummary {
         return used.isEmpty() || received == 0 ? null : 1000 * used.stream().mapToDouble(CpuUse::cpuMs).sum() / received;
     }
 
-    /** The JIT compilers' share of all the case's CPU in the measured pass. */
-    private static double jitShare(CaseRun run) {
+    /** The JIT compilers' share of all the case's CPU in the measured pass; null where none was measured (not a share of 0). */
+    private static Double jitShare(CaseRun run) {
         double cpu = run.cpu().stream().mapToDouble(CpuUse::cpuMs).sum();
-        return cpu == 0 ? 0 : run.cpu().stream().mapToDouble(CpuUse::jitMs).sum() / cpu;
+        return cpu == 0 ? null : run.cpu().stream().mapToDouble(CpuUse::jitMs).sum() / cpu;
     }
 
     private static StatisticsJson.TagFigures tag(CaseRun run, String tag) {
@@ -143,32 +145,56 @@ final class PerfSummary {
     }
 
     /** What lifecycle events cost: each Ferry case with events on against the same case with events off, per delivery mode. */
-    private static List<EventsCost> eventsCosts(PerfSettings settings, List<CaseSummary> summaries) {
+    private static List<EventsCost> eventsCosts(PerfSettings settings, List<CaseRun> runs, String workflowId) {
         List<EventsCost> costs = new ArrayList<>();
-        for (PerfCase perfCase : settings.cases()) {
-            if (!(perfCase instanceof FerryCase on) || !on.sendEvents()) {
-                continue;
-            }
-            String offName = on.withEvents(false).name();
-            for (CaseSummary onSummary : summaries) {
-                if (!onSummary.name().equals(on.name())) {
-                    continue;
+        for (boolean persistent : settings.delivery()) {
+            String delivery = PerfSettings.deliveryName(persistent);
+            for (PerfCase perfCase : settings.cases()) {
+                if (perfCase instanceof FerryCase on && on.sendEvents()) {
+                    eventsCost(on, delivery, runs, workflowId).ifPresent(costs::add);
                 }
-                summaries.stream().filter(s -> s.name().equals(offName) && s.delivery().equals(onSummary.delivery())).findFirst()
-                        .ifPresent(off -> costs.add(eventsCost(on, onSummary, off)));
             }
         }
         return costs;
     }
 
-    private static EventsCost eventsCost(FerryCase on, CaseSummary onSummary, CaseSummary off) {
-        AdapterCosts with = onSummary.adapter();
-        AdapterCosts without = off.adapter();
-        double workflowUs = with.workflowMeanUs() - without.workflowMeanUs();
-        // The workflow time includes the produce, whose variance can hide the events' own cost:
-        // the adapter's overhead (workflow - produce) on against off isolates it.
-        return new EventsCost(on.name().replace("-events-on", ""), onSummary.delivery(), workflowUs,
-                with.overheadMeanUs() - without.overheadMeanUs(), with.workflowMeanUs() == 0 ? 0 : workflowUs / with.workflowMeanUs());
+    /**
+     * Events on minus off in each run that measured both, as the comparisons are: a slower minute moves both cases of a run,
+     * where a difference of the cases' medians mixes minutes and can come out below zero.
+     */
+    private static Optional<EventsCost> eventsCost(FerryCase on, String delivery, List<CaseRun> runs, String workflowId) {
+        String workflowTag = on.workflow().tag(workflowId);
+        String offName = on.withEvents(false).name();
+        List<Double> workflowUs = new ArrayList<>();
+        List<Double> besideProduceUs = new ArrayList<>();
+        List<Double> workflowOnUs = new ArrayList<>();
+        for (CaseRun with : runs) {
+            if (with.name().equals(on.name()) && with.delivery().equals(delivery)) {
+                runs.stream().filter(r -> r.name().equals(offName) && r.delivery().equals(delivery) && r.run() == with.run()).findFirst()
+                        .ifPresent(without -> {
+                            workflowUs.add(tag(with, workflowTag).meanUs() - tag(without, workflowTag).meanUs());
+                            besideProduceUs.add(besideProduceUs(with, workflowTag) - besideProduceUs(without, workflowTag));
+                            workflowOnUs.add(tag(with, workflowTag).meanUs());
+                        });
+            }
+        }
+        if (workflowUs.isEmpty()) {
+            return Optional.empty();
+        }
+        Spread workflow = spread(workflowUs);
+        double workflowOn = median(workflowOnUs);
+        return Optional.of(new EventsCost(on.name().replace("-events-on", ""), delivery, workflow, spread(besideProduceUs),
+                workflowOn == 0 ? 0 : workflow.median() / workflowOn));
+    }
+
+    /** What the adapter adds to the produce in one run: the workflow's mean time less the produce's. */
+    private static double besideProduceUs(CaseRun run, String workflowTag) {
+        return tag(run, workflowTag).meanUs() - tag(run, ProfilingTags.PRODUCE).meanUs();
+    }
+
+    private static Spread spread(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        return new Spread(median(sorted), sorted.get(0), sorted.get(sorted.size() - 1));
     }
 
     /**

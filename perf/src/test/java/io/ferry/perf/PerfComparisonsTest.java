@@ -14,10 +14,12 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
+import io.ferry.core.ProfilingTags;
 import io.ferry.perf.PerfReport.CaseRun;
 import io.ferry.perf.PerfReport.Comparison;
 import io.ferry.perf.PerfReport.CpuUse;
 import io.ferry.profiling.StatisticsJson;
+import io.ferry.workflow.WorkflowType;
 
 /** The run's questions answered run by run: events on against off, pooling against standard, each with its spread and verdict. */
 class PerfComparisonsTest {
@@ -192,6 +194,45 @@ class PerfComparisonsTest {
                 .contains("median (min-max) of the ratios):").doesNotContain("95% sure");
     }
 
+    @Test
+    void whatEventsCostIsTheirDifferenceInEachRunWithItsRange() {
+        // Workflow time on - off in the three runs: 2, -1 and 8 us (the difference of the cases' medians would be 12 - 11 = 1);
+        // beside the produce: 3 - 1, 3 - 2 and 5 - 3.
+        double[][] onWorkflowAndProduce = {{12, 9}, {10, 7}, {20, 15}};
+        double[][] offWorkflowAndProduce = {{10, 9}, {11, 9}, {12, 9}};
+        List<CaseRun> runs = new ArrayList<>();
+        for (int run = 1; run <= 3; run++) {
+            double[] on = onWorkflowAndProduce[run - 1];
+            double[] off = offWorkflowAndProduce[run - 1];
+            runs.add(withTimes(run("standard-events-on", run, 3000, 500), on[0], on[1]));
+            runs.add(withTimes(run("standard-events-off", run, 3000, 500), off[0], off[1]));
+        }
+
+        PerfReport report = PerfSummary.report(settings(3), null, null, runs, "perf");
+
+        assertThat(report.eventsCosts()).singleElement().satisfies(cost -> {
+            assertThat(cost.workflowUs()).isEqualTo(new PerfReport.Spread(2, -1, 8));
+            assertThat(cost.besideProduceUs()).isEqualTo(new PerfReport.Spread(2, 1, 2));
+        });
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(report);
+        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("standard (persistent): events on - off, run by run, median (min to max): "
+                + "workflow time 2.0 us per message (-1.0 to 8.0), no difference beyond the noise; beside the produce (overhead) "
+                + "2.0 us per message (1.0 to 2.0)\n");
+    }
+
+    @Test
+    void theCompilersShareIsTheMedianOfTheRunsWhoseCpuWasRead() {
+        // Two runs read the processes' CPU, the compilers taking 10% and 30% of it; the third could not read it: unknown, not 0.
+        List<CaseRun> runs = List.of(withCpu(run("standard-events-off", 1, 3000, 0), new CpuUse(CpuUse.LOCAL_BROKER, 1000, 100)),
+                withCpu(run("standard-events-off", 2, 3000, 0), new CpuUse(CpuUse.LOCAL_BROKER, 1000, 300)),
+                withCpu(run("standard-events-off", 3, 3000, 0)));
+
+        PerfReport report = PerfSummary.report(settings(3), null, null, runs, "perf");
+
+        assertThat(report.summaries()).singleElement().satisfies(summary -> assertThat(summary.cpu().jitShare()).isCloseTo(0.2, within(1e-9)));
+    }
+
     private static Comparison find(PerfReport report, String first, String second, String figure) {
         return report.comparisons().stream().filter(c -> c.first().equals(first) && c.second().equals(second) && c.figure().equals(figure))
                 .findFirst().orElseThrow();
@@ -200,6 +241,24 @@ class PerfComparisonsTest {
     private static PerfSettings settings(int runs) {
         return new PerfSettings(MESSAGES, 3072, 0, 0, runs, CASES, 10, 100, null, List.of(true), 0, 0, 1000, 4, Path.of("config"),
                 Path.of("target"));
+    }
+
+    /** The run with the adapter's mean workflow and produce times, in us. */
+    private static CaseRun withTimes(CaseRun run, double workflowUs, double produceUs) {
+        List<StatisticsJson.TagFigures> tags = List.of(meanOf(WorkflowType.STANDARD.tag("perf"), workflowUs), meanOf(ProfilingTags.PRODUCE, produceUs));
+        PerfReport.AdapterFigures adapter = new PerfReport.AdapterFigures(new StatisticsJson.SnapshotFigures("", "", tags, Map.of()), "");
+        return new CaseRun(run.name(), run.kind(), run.delivery(), run.run(), run.warmup(), run.measured(), run.fixedRate(), run.cpu(),
+                run.bridge(), adapter);
+    }
+
+    private static StatisticsJson.TagFigures meanOf(String tag, double meanUs) {
+        return new StatisticsJson.TagFigures(tag, MESSAGES, meanUs * MESSAGES, meanUs, meanUs, meanUs, 0, meanUs, meanUs, meanUs, meanUs);
+    }
+
+    /** The run with only {@code cpu} read of its processes (none: /proc could not be read). */
+    private static CaseRun withCpu(CaseRun run, CpuUse... cpu) {
+        return new CaseRun(run.name(), run.kind(), run.delivery(), run.run(), run.warmup(), run.measured(), run.fixedRate(), List.of(cpu),
+                run.bridge(), run.adapter());
     }
 
     /** A measured run of a case whose processes took {@code cpuUsPerMessage} in all (the adapter's statistics empty). */
