@@ -171,6 +171,21 @@ final class SinkAccounting {
     }
 
     /**
+     * How many messages the sink knows were sent: {@code expectedTotal}, or more where the producers it heard of and their
+     * runs' counts announce more (another run's messages on the queue, read without a run id to tell them apart).
+     */
+    long expected(long expectedTotal) {
+        if (!learnProducers) {
+            return expectedTotal;
+        }
+        long heardOf = 0;
+        for (RunTally run : runs.values()) {
+            heardOf += run.heardOf;
+        }
+        return Math.max(expectedTotal, heardOf + announcedUnheardOf());
+    }
+
+    /**
      * The ledger's report; when the sink knows more messages were sent than the producers it heard of
      * announce (it was told the total, or a run's messages announce theirs), the rest count as missing:
      * a producer none of whose messages arrived.

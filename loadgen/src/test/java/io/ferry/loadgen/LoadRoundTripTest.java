@@ -97,6 +97,26 @@ class LoadRoundTripTest {
         assertThat(received.clean()).isFalse();
     }
 
+    @Test
+    void anotherRunsMessagesOnTheQueueDoNotEndTheRunBeforeItsOwnAreIn() throws Exception {
+        ConnectionSettings connection = ConnectionSettings.anonymous("broker", broker.url());
+        new LoadSender().run(SendSettings.of(connection, "leftovers", 1, 10, 256), ProgressListener.none());
+        try (JmsTestClient client = new JmsTestClient(broker.url());
+             MessageConsumer consumer = client.session().createConsumer(client.session().createQueue("leftovers"))) {
+            for (int i = 0; i < 5; i++) {
+                assertThat(consumer.receive(5_000)).isNotNull(); // half of the earlier run, read by a receiver that stopped
+            }
+        }
+        new LoadSender().run(SendSettings.of(connection, "leftovers", 1, 20, 256), ProgressListener.none());
+
+        // Told 20 and no run id: the earlier run's 5 left count toward the 20, and no settling time covers for the rest.
+        SinkReport received = new LoadSink().run(new SinkSettings(connection, "leftovers", 20, Duration.ofSeconds(2), null, Duration.ZERO),
+                Map.of(), ProgressListener.none());
+
+        assertThat(received.delivery()).isEqualTo(new DeliveryReport(30, 25, 25, 5, 0, 0, 0));
+        assertThat(broker.messageCount("leftovers")).isZero();
+    }
+
     /**
      * Ten per transaction, 53 and 52 per producer: each commits five full transactions and then the rest, and every
      * message arrives once.

@@ -112,8 +112,8 @@ final class PerfConsole {
         for (EventsCost cost : report.eventsCosts()) {
             // Throughput and CPU on against off are in the run-by-run comparisons below.
             String share = cost.workflowUs().coversZero() ? "" : String.format(Locale.ROOT, ", %.1f%% of the workflow", 100 * cost.shareOfWorkflow());
-            out.printf(Locale.ROOT, "%s (%s): events on - off, run by run, median (min to max): workflow time %s%s; beside the produce "
-                    + "(overhead) %s%n", cost.workflow(), cost.delivery(), spread(cost.workflowUs()), share, spread(cost.besideProduceUs()));
+            out.printf(Locale.ROOT, "%s (%s): events on - off, run by run, median (min to max): workflow time %s; beside the produce "
+                    + "(overhead) %s%n", cost.workflow(), cost.delivery(), spread(cost.workflowUs(), share), spread(cost.besideProduceUs(), ""));
         }
         comparisons("compared run by run", report.comparisons());
         comparisons("Ferry against the other bridges, run by run", report.againstPeers());
@@ -122,10 +122,15 @@ final class PerfConsole {
                 : "delivery: NOT CLEAN - see the cases above");
     }
 
-    /** A run-by-run difference in us per message, and "no difference beyond the noise" where the runs disagree on its sign. */
-    private static String spread(Spread us) {
-        return String.format(Locale.ROOT, "%.1f us per message (%.1f to %.1f)%s", us.median(), us.min(), us.max(),
-                us.coversZero() ? ", " + Comparison.NOISE : "");
+    /** A run-by-run difference in us per message, what it is of the whole, and "no difference beyond the noise" where the runs disagree on its sign. */
+    private static String spread(Spread us, String share) {
+        return String.format(Locale.ROOT, "%.1f us per message (%.1f to %.1f)%s%s", unsigned(us.median()), unsigned(us.min()),
+                unsigned(us.max()), share, us.runs() < 2 ? ", " + Comparison.ONE_RUN : us.coversZero() ? ", " + Comparison.NOISE : "");
+    }
+
+    /** The value as "%.1f" prints it, without the sign of a value that rounds to zero ("-0.0"). */
+    private static double unsigned(double value) {
+        return Math.round(value * 10) / 10.0 + 0.0;
     }
 
     /** The run's answers: per pair of cases, each figure's ratio (median, min-max over the runs) and what its spread says. */
@@ -170,7 +175,7 @@ final class PerfConsole {
             PerfReport.CpuPerMessage cpu = s.cpu();
             PerfReport.AdapterCosts adapter = s.adapter();
             out.printf(Locale.ROOT, format, s.name(), us(cpu.localBroker()), us(cpu.remoteBroker()), us(cpu.bridge()),
-                    us(cpu.loadGenerator()), us(cpu.total()), cpu.total() == null ? "-" : String.format(Locale.ROOT, "%.0f", 100 * cpu.jitShare()),
+                    us(cpu.loadGenerator()), us(cpu.total()), cpu.jitShare() == null ? "-" : String.format(Locale.ROOT, "%.0f", 100 * cpu.jitShare()),
                     adapter == null ? "-" : decimal(adapter.commitsPerThousand()), adapter == null ? "-" : decimal(adapter.meanBatch()));
         }
     }

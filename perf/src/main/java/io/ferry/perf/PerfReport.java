@@ -164,7 +164,8 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
 
     /**
      * Where Ferry's time goes per message, medians over the runs, in microseconds: the workflow, the produce within
-     * it, what the adapter adds to the produce (mean and p50), the lifecycle event hand-off; the adapter's CPU in cores;
+     * it, what the adapter adds to the produce (mean and p50, each the median of each run's difference, so not the
+     * difference of the first two), the lifecycle event hand-off; the adapter's CPU in cores;
      * and its transactions on the target: commits per 1,000 measured messages and the mean batch they carried, which
      * say why one case costs the brokers more per message than another.
      */
@@ -176,10 +177,10 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      * CPU per measured message by process, medians over the runs, in microseconds; null for a process the case does not
      * have (the core bridge runs inside the local broker) or when /proc could not be read.
      *
-     * @param jitShare the JIT compilers' share of all of it
+     * @param jitShare the JIT compilers' share of all of it; null where no run read the processes' CPU
      */
     public record CpuPerMessage(Double localBroker, Double remoteBroker, Double bridge, Double loadGenerator, Double total,
-                                double jitShare) {
+                                Double jitShare) {
     }
 
     /**
@@ -197,15 +198,18 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      * @param workflowUs       workflow time per message, on minus off, run by run
      * @param besideProduceUs  what the adapter adds to the produce, on minus off, run by run: the events' own cost without the
      *                         produce's variance
-     * @param shareOfWorkflow  {@code workflowUs}' median over the workflow time with events on
+     * @param shareOfWorkflow  the median of each run's difference over its workflow time with events on
      */
     public record EventsCost(String workflow, String delivery, Spread workflowUs, Spread besideProduceUs, double shareOfWorkflow) {
     }
 
-    /** A difference measured in each run: the median of the runs and their range. */
-    public record Spread(double median, double min, double max) {
+    /** A difference measured in each of {@code runs} runs: their median and range. */
+    public record Spread(double median, double min, double max, int runs) {
 
-        /** Whether the runs disagree on its sign, or show none: no difference beyond the noise. */
+        /**
+         * Whether the runs disagree on its sign, or show none: no difference beyond the noise. Not the comparisons' test
+         * (which also asks for an interval clear of 1.0), so a spread that does not cover zero names no difference either.
+         */
         public boolean coversZero() {
             return min <= 0 && max >= 0;
         }

@@ -117,13 +117,16 @@ final class PerfSummary {
     private static CpuPerMessage cpuPerMessage(List<CaseRun> runs) {
         return new CpuPerMessage(cpuPerMessage(runs, CpuUse.LOCAL_BROKER), cpuPerMessage(runs, CpuUse.REMOTE_BROKER),
                 cpuPerMessage(runs, CpuUse.BRIDGE), cpuPerMessage(runs, CpuUse.LOAD_GENERATOR), cpuPerMessage(runs, null),
-                median(runs.stream().map(PerfSummary::jitShare).filter(Objects::nonNull).toList()));
+                medianOrNull(runs.stream().map(PerfSummary::jitShare).filter(Objects::nonNull).toList()));
     }
 
     /** Median CPU per measured message, in us, of one process ({@code null}: all of them together); null where none was measured. */
     private static Double cpuPerMessage(List<CaseRun> runs, String process) {
-        List<Double> perMessage = runs.stream().map(run -> cpuPerMessage(run, process)).filter(Objects::nonNull).toList();
-        return perMessage.isEmpty() ? null : median(perMessage);
+        return medianOrNull(runs.stream().map(run -> cpuPerMessage(run, process)).filter(Objects::nonNull).toList());
+    }
+
+    private static Double medianOrNull(List<Double> values) {
+        return values.isEmpty() ? null : median(values);
     }
 
     /** CPU per measured message of one run, in us, of one process ({@code null}: all of them); null where none was measured. */
@@ -167,24 +170,24 @@ final class PerfSummary {
         String offName = on.withEvents(false).name();
         List<Double> workflowUs = new ArrayList<>();
         List<Double> besideProduceUs = new ArrayList<>();
-        List<Double> workflowOnUs = new ArrayList<>();
+        List<Double> shareOfWorkflow = new ArrayList<>();
         for (CaseRun with : runs) {
             if (with.name().equals(on.name()) && with.delivery().equals(delivery)) {
                 runs.stream().filter(r -> r.name().equals(offName) && r.delivery().equals(delivery) && r.run() == with.run()).findFirst()
                         .ifPresent(without -> {
-                            workflowUs.add(tag(with, workflowTag).meanUs() - tag(without, workflowTag).meanUs());
+                            double workflowOn = tag(with, workflowTag).meanUs();
+                            double difference = workflowOn - tag(without, workflowTag).meanUs();
+                            workflowUs.add(difference);
                             besideProduceUs.add(besideProduceUs(with, workflowTag) - besideProduceUs(without, workflowTag));
-                            workflowOnUs.add(tag(with, workflowTag).meanUs());
+                            shareOfWorkflow.add(workflowOn == 0 ? 0 : difference / workflowOn);
                         });
             }
         }
         if (workflowUs.isEmpty()) {
             return Optional.empty();
         }
-        Spread workflow = spread(workflowUs);
-        double workflowOn = median(workflowOnUs);
-        return Optional.of(new EventsCost(on.name().replace("-events-on", ""), delivery, workflow, spread(besideProduceUs),
-                workflowOn == 0 ? 0 : workflow.median() / workflowOn));
+        return Optional.of(new EventsCost(on.name().replace("-events-on", ""), delivery, spread(workflowUs), spread(besideProduceUs),
+                median(shareOfWorkflow)));
     }
 
     /** What the adapter adds to the produce in one run: the workflow's mean time less the produce's. */
@@ -194,7 +197,7 @@ final class PerfSummary {
 
     private static Spread spread(List<Double> values) {
         List<Double> sorted = values.stream().sorted().toList();
-        return new Spread(median(sorted), sorted.get(0), sorted.get(sorted.size() - 1));
+        return new Spread(median(sorted), sorted.get(0), sorted.get(sorted.size() - 1), sorted.size());
     }
 
     /**

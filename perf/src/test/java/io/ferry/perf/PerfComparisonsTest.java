@@ -63,10 +63,7 @@ class PerfComparisonsTest {
                 "standard-events-on / standard-events-off", "pooling-events-on-pool-10 / pooling-events-off-pool-10",
                 "pooling-events-on-pool-10 / standard-events-on", "pooling-events-off-pool-10 / standard-events-off");
 
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(report);
-        String output = printed.toString(StandardCharsets.UTF_8);
-        assertThat(output).containsPattern("standard-events-on / standard-events-off, persistent +throughput +0\\.800 \\(0\\.788-0\\.821\\)  interval 0\\.689-0\\.936  lower")
+        assertThat(printed(report)).containsPattern("standard-events-on / standard-events-off, persistent +throughput +0\\.800 \\(0\\.788-0\\.821\\)  interval 0\\.689-0\\.936  lower")
                 .containsPattern("pooling-events-off-pool-10 / standard-events-off, persistent +throughput +0\\.970 \\(0\\.929-1\\.033\\)  interval 0\\.660-1\\.443  "
                         + "no difference beyond the noise");
     }
@@ -102,9 +99,7 @@ class PerfComparisonsTest {
         // No fixed-rate pass in these runs: no latency to compare.
         assertThat(report.latencyAgainstPeers()).isEmpty();
 
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(report);
-        assertThat(printed.toString(StandardCharsets.UTF_8))
+        assertThat(printed(report))
                 .contains("Ferry against the other bridges, run by run (first case / second in the same runs")
                 .contains("95% sure for all 4 comparisons at once")
                 .containsPattern("standard-events-off / core-bridge, persistent +throughput +1\\.200 \\(1\\.200-1\\.200\\)  interval 1\\.200-1\\.200  higher");
@@ -141,9 +136,7 @@ class PerfComparisonsTest {
         assertThat(report.latencyAgainstPeers().get(2).verdict()).isEqualTo(Comparison.NOISE);
         assertThat(report.latencyAgainstPeers().get(3).verdict()).isEqualTo(Comparison.LOWER);
 
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(report);
-        assertThat(printed.toString(StandardCharsets.UTF_8))
+        assertThat(printed(report))
                 .contains("Ferry's latency at the fixed rate against the other bridges, run by run (first case / second in the same runs")
                 .containsPattern("standard-events-off / core-bridge, persistent +p50 @rate +0\\.800 \\(0\\.800-0\\.800\\)  interval 0\\.800-0\\.800  lower");
     }
@@ -188,9 +181,7 @@ class PerfComparisonsTest {
         PerfReport report = PerfSummary.report(settings(1), null, null, runs, "perf");
         assertThat(report.comparisons()).extracting(Comparison::verdict).containsOnly(Comparison.ONE_RUN);
 
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(report);
-        assertThat(printed.toString(StandardCharsets.UTF_8)).as("no interval, so no share of the 5%")
+        assertThat(printed(report)).as("no interval, so no share of the 5%")
                 .contains("median (min-max) of the ratios):").doesNotContain("95% sure");
     }
 
@@ -211,14 +202,70 @@ class PerfComparisonsTest {
         PerfReport report = PerfSummary.report(settings(3), null, null, runs, "perf");
 
         assertThat(report.eventsCosts()).singleElement().satisfies(cost -> {
-            assertThat(cost.workflowUs()).isEqualTo(new PerfReport.Spread(2, -1, 8));
-            assertThat(cost.besideProduceUs()).isEqualTo(new PerfReport.Spread(2, 1, 2));
+            assertThat(cost.workflowUs()).isEqualTo(new PerfReport.Spread(2, -1, 8, 3));
+            assertThat(cost.besideProduceUs()).isEqualTo(new PerfReport.Spread(2, 1, 2, 3));
         });
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(report);
-        assertThat(printed.toString(StandardCharsets.UTF_8)).contains("standard (persistent): events on - off, run by run, median (min to max): "
+        assertThat(printed(report)).contains("standard (persistent): events on - off, run by run, median (min to max): "
                 + "workflow time 2.0 us per message (-1.0 to 8.0), no difference beyond the noise; beside the produce (overhead) "
                 + "2.0 us per message (1.0 to 2.0)\n");
+    }
+
+    @Test
+    void aCostEveryRunShowsIsPrintedWithItsShareOfTheWorkflowRunByRun() {
+        // On - off: 2 of 12, 1 of 11 and 2 of 22 us; the share is the median of 16.7%, 9.1% and 9.1%, not 2 of the median 12.
+        double[] on = {12, 11, 22};
+        double[] off = {10, 10, 20};
+        List<CaseRun> runs = new ArrayList<>();
+        for (int run = 1; run <= 3; run++) {
+            runs.add(withTimes(run("standard-events-on", run, 3000, 500), on[run - 1], 5));
+            runs.add(withTimes(run("standard-events-off", run, 3000, 500), off[run - 1], 5));
+        }
+
+        PerfReport report = PerfSummary.report(settings(3), null, null, runs, "perf");
+
+        assertThat(printed(report)).contains("workflow time 2.0 us per message (1.0 to 2.0), 9.1% of the workflow; "
+                + "beside the produce (overhead) 2.0 us per message (1.0 to 2.0)\n");
+    }
+
+    @Test
+    void theOverheadIsTheMedianOfEachRunsOverhead() {
+        // Workflow 10, 20, 30 us and produce 9, 11, 28: each run's overhead 1, 9, 2; the medians' difference would be 20 - 11 = 9.
+        double[][] workflowAndProduce = {{10, 9}, {20, 11}, {30, 28}};
+        List<CaseRun> runs = new ArrayList<>();
+        for (int run = 1; run <= 3; run++) {
+            runs.add(withTimes(run("standard-events-off", run, 3000, 500), workflowAndProduce[run - 1][0], workflowAndProduce[run - 1][1]));
+        }
+
+        PerfReport report = PerfSummary.report(settings(3), null, null, runs, "perf");
+
+        assertThat(report.summaries()).singleElement().satisfies(summary -> {
+            assertThat(summary.adapter().workflowMeanUs()).isEqualTo(20);
+            assertThat(summary.adapter().produceMeanUs()).isEqualTo(11);
+            assertThat(summary.adapter().overheadMeanUs()).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void oneRunsCostIsPrintedAsOneRun() {
+        List<CaseRun> runs = List.of(withTimes(run("standard-events-on", 1, 3000, 500), 13, 10),
+                withTimes(run("standard-events-off", 1, 3000, 500), 10, 10));
+
+        PerfReport report = PerfSummary.report(settings(1), null, null, runs, "perf");
+
+        assertThat(printed(report)).contains("workflow time 3.0 us per message (3.0 to 3.0), 23.1% of the workflow, "
+                + "one run: no spread to judge by; beside the produce (overhead) 3.0 us per message (3.0 to 3.0), one run: no spread to judge by\n");
+    }
+
+    @Test
+    void aDifferenceThatRoundsToZeroIsPrintedWithoutASign() {
+        List<CaseRun> runs = List.of(withTimes(run("standard-events-on", 1, 3000, 500), 9.98, 9),
+                withTimes(run("standard-events-off", 1, 3000, 500), 10, 9), withTimes(run("standard-events-on", 2, 3000, 500), 10.01, 9),
+                withTimes(run("standard-events-off", 2, 3000, 500), 10, 9));
+
+        PerfReport report = PerfSummary.report(settings(2), null, null, runs, "perf");
+
+        assertThat(printed(report)).contains("workflow time 0.0 us per message (0.0 to 0.0), no difference beyond "
+                + "the noise; beside the produce (overhead) 0.0 us per message (0.0 to 0.0), no difference beyond the noise\n");
     }
 
     @Test
@@ -231,6 +278,15 @@ class PerfComparisonsTest {
         PerfReport report = PerfSummary.report(settings(3), null, null, runs, "perf");
 
         assertThat(report.summaries()).singleElement().satisfies(summary -> assertThat(summary.cpu().jitShare()).isCloseTo(0.2, within(1e-9)));
+        PerfReport unread = PerfSummary.report(settings(1), null, null, List.of(withCpu(run("standard-events-off", 1, 3000, 0))), "perf");
+        assertThat(unread.summaries()).singleElement().satisfies(summary -> assertThat(summary.cpu().jitShare()).as("none read").isNull());
+    }
+
+    /** What the console prints of the report's summary. */
+    private static String printed(PerfReport report) {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        new PerfConsole(new PrintStream(printed, true, StandardCharsets.UTF_8)).summary(report);
+        return printed.toString(StandardCharsets.UTF_8);
     }
 
     private static Comparison find(PerfReport report, String first, String second, String figure) {
