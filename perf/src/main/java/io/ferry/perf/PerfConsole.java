@@ -111,7 +111,7 @@ final class PerfConsole {
         cpuTable(report);
         for (EventsCost cost : report.eventsCosts()) {
             // Throughput and CPU on against off are in the run-by-run comparisons below.
-            String share = cost.workflowUs().coversZero() ? "" : String.format(Locale.ROOT, ", %.1f%% of the workflow", 100 * cost.shareOfWorkflow());
+            String share = cost.workflowUs().coversZero() ? "" : String.format(Locale.ROOT, ", %.1f%% of the workflow", unsigned(100 * cost.shareOfWorkflow()));
             out.printf(Locale.ROOT, "%s (%s): events on - off, run by run, median (min to max): workflow time %s; beside the produce "
                     + "(overhead) %s%n", cost.workflow(), cost.delivery(), spread(cost.workflowUs(), share), spread(cost.besideProduceUs(), ""));
         }
