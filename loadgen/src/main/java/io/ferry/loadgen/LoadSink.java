@@ -85,7 +85,7 @@ public final class LoadSink {
         Message last = null;
         while (true) {
             // Another run's messages count too when no run id sets them apart: what their runs announce must be in as well
-            // (counted only once the cheap test passes).
+            // (summed only once the cheaper first test passes).
             if (!settling && expected > 0 && accounting.delivered() >= expected && accounting.delivered() >= accounting.expected(expected)) {
                 if (settleNanos == 0) {
                     break;

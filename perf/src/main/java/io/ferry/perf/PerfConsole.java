@@ -111,7 +111,8 @@ final class PerfConsole {
         cpuTable(report);
         for (EventsCost cost : report.eventsCosts()) {
             // Throughput and CPU on against off are in the run-by-run comparisons below.
-            String share = cost.workflowUs().coversZero() ? "" : String.format(Locale.ROOT, ", %.1f%% of the workflow", unsigned(100 * cost.shareOfWorkflow()));
+            String share = cost.workflowUs().coversZero() ? ""
+                    : String.format(Locale.ROOT, ", %.1f%% of the workflow", unsigned(100 * cost.shareOfWorkflow()));
             out.printf(Locale.ROOT, "%s (%s): events on - off, run by run, median (min to max): workflow time %s; beside the produce "
                     + "(overhead) %s%n", cost.workflow(), cost.delivery(), spread(cost.workflowUs(), share), spread(cost.besideProduceUs(), ""));
         }
@@ -122,7 +123,10 @@ final class PerfConsole {
                 : "delivery: NOT CLEAN - see the cases above");
     }
 
-    /** A run-by-run difference in us per message, what it is of the whole, and "no difference beyond the noise" where the runs disagree on its sign. */
+    /**
+     * A run-by-run difference in us per message, what it is of the whole ({@code share}, if anything), and "no difference
+     * beyond the noise" where the runs disagree on its sign.
+     */
     private static String spread(Spread us, String share) {
         return String.format(Locale.ROOT, "%.1f us per message (%.1f to %.1f)%s%s", unsigned(us.median()), unsigned(us.min()),
                 unsigned(us.max()), share, us.runs() < 2 ? ", " + Comparison.ONE_RUN : us.coversZero() ? ", " + Comparison.NOISE : "");
