@@ -192,7 +192,7 @@ final class SinkAccounting {
      */
     DeliveryReport report(long expectedTotal) {
         DeliveryReport report = ledger.report();
-        long unheardOf = learnProducers ? Math.max(expectedTotal - report.expected(), announcedUnheardOf()) : 0;
+        long unheardOf = learnProducers ? expected(expectedTotal) - report.expected() : 0;
         if (unheardOf <= 0) {
             return report;
         }

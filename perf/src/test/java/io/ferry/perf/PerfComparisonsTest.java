@@ -189,17 +189,7 @@ class PerfComparisonsTest {
     void whatEventsCostIsTheirDifferenceInEachRunWithItsRange() {
         // Workflow time on - off in the three runs: 2, -1 and 8 us (the difference of the cases' medians would be 12 - 11 = 1);
         // beside the produce: 3 - 1, 3 - 2 and 5 - 3.
-        double[][] onWorkflowAndProduce = {{12, 9}, {10, 7}, {20, 15}};
-        double[][] offWorkflowAndProduce = {{10, 9}, {11, 9}, {12, 9}};
-        List<CaseRun> runs = new ArrayList<>();
-        for (int run = 1; run <= 3; run++) {
-            double[] on = onWorkflowAndProduce[run - 1];
-            double[] off = offWorkflowAndProduce[run - 1];
-            runs.add(withTimes(run("standard-events-on", run, 3000, 500), on[0], on[1]));
-            runs.add(withTimes(run("standard-events-off", run, 3000, 500), off[0], off[1]));
-        }
-
-        PerfReport report = PerfSummary.report(settings(3), null, null, runs, "perf");
+        PerfReport report = eventsOnAndOff(new double[][] {{12, 9}, {10, 7}, {20, 15}}, new double[][] {{10, 9}, {11, 9}, {12, 9}});
 
         assertThat(report.eventsCosts()).singleElement().satisfies(cost -> {
             assertThat(cost.workflowUs()).isEqualTo(new PerfReport.Spread(2, -1, 8, 3));
@@ -213,15 +203,7 @@ class PerfComparisonsTest {
     @Test
     void aCostEveryRunShowsIsPrintedWithItsShareOfTheWorkflowRunByRun() {
         // On - off: 2 of 12, 1 of 11 and 2 of 22 us; the share is the median of 16.7%, 9.1% and 9.1%, not 2 of the median 12.
-        double[] on = {12, 11, 22};
-        double[] off = {10, 10, 20};
-        List<CaseRun> runs = new ArrayList<>();
-        for (int run = 1; run <= 3; run++) {
-            runs.add(withTimes(run("standard-events-on", run, 3000, 500), on[run - 1], 5));
-            runs.add(withTimes(run("standard-events-off", run, 3000, 500), off[run - 1], 5));
-        }
-
-        PerfReport report = PerfSummary.report(settings(3), null, null, runs, "perf");
+        PerfReport report = eventsOnAndOff(new double[][] {{12, 5}, {11, 5}, {22, 5}}, new double[][] {{10, 5}, {10, 5}, {20, 5}});
 
         assertThat(printed(report)).contains("workflow time 2.0 us per message (1.0 to 2.0), 9.1% of the workflow; "
                 + "beside the produce (overhead) 2.0 us per message (1.0 to 2.0)\n");
@@ -247,10 +229,7 @@ class PerfComparisonsTest {
 
     @Test
     void oneRunsCostIsPrintedAsOneRun() {
-        List<CaseRun> runs = List.of(withTimes(run("standard-events-on", 1, 3000, 500), 13, 10),
-                withTimes(run("standard-events-off", 1, 3000, 500), 10, 10));
-
-        PerfReport report = PerfSummary.report(settings(1), null, null, runs, "perf");
+        PerfReport report = eventsOnAndOff(new double[][] {{13, 10}}, new double[][] {{10, 10}});
 
         assertThat(printed(report)).contains("workflow time 3.0 us per message (3.0 to 3.0), 23.1% of the workflow, "
                 + "one run: no spread to judge by; beside the produce (overhead) 3.0 us per message (3.0 to 3.0), one run: no spread to judge by\n");
@@ -258,11 +237,7 @@ class PerfComparisonsTest {
 
     @Test
     void aDifferenceThatRoundsToZeroIsPrintedWithoutASign() {
-        List<CaseRun> runs = List.of(withTimes(run("standard-events-on", 1, 3000, 500), 9.98, 9),
-                withTimes(run("standard-events-off", 1, 3000, 500), 10, 9), withTimes(run("standard-events-on", 2, 3000, 500), 10.01, 9),
-                withTimes(run("standard-events-off", 2, 3000, 500), 10, 9));
-
-        PerfReport report = PerfSummary.report(settings(2), null, null, runs, "perf");
+        PerfReport report = eventsOnAndOff(new double[][] {{9.98, 9}, {10.01, 9}}, new double[][] {{10, 9}, {10, 9}});
 
         assertThat(printed(report)).contains("workflow time 0.0 us per message (0.0 to 0.0), no difference beyond "
                 + "the noise; beside the produce (overhead) 0.0 us per message (0.0 to 0.0), no difference beyond the noise\n");
@@ -297,6 +272,18 @@ class PerfComparisonsTest {
     private static PerfSettings settings(int runs) {
         return new PerfSettings(MESSAGES, 3072, 0, 0, runs, CASES, 10, 100, null, List.of(true), 0, 0, 1000, 4, Path.of("config"),
                 Path.of("target"));
+    }
+
+    /** StandardWorkflow with events on and off, a run per row of each: the adapter's mean workflow and produce times, in us. */
+    private static PerfReport eventsOnAndOff(double[][] onWorkflowAndProduce, double[][] offWorkflowAndProduce) {
+        List<CaseRun> runs = new ArrayList<>();
+        for (int run = 1; run <= onWorkflowAndProduce.length; run++) {
+            double[] on = onWorkflowAndProduce[run - 1];
+            double[] off = offWorkflowAndProduce[run - 1];
+            runs.add(withTimes(run("standard-events-on", run, 3000, 500), on[0], on[1]));
+            runs.add(withTimes(run("standard-events-off", run, 3000, 500), off[0], off[1]));
+        }
+        return PerfSummary.report(settings(onWorkflowAndProduce.length), null, null, runs, "perf");
     }
 
     /** The run with the adapter's mean workflow and produce times, in us. */
