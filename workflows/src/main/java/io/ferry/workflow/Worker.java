@@ -91,70 +91,7 @@ final class Worker implements Runnable {
     public void run() {
         try {
             while (stopRequested.getCount() > 0) {
-                try {
-                    openEnds();
-                } catch (ProduceException e) {
-                    targetUnavailable(e);
-                    continue;
-                } catch (ConsumeException e) {
-                    sourceUnavailable(e);
-                    continue;
-                } catch (RuntimeException e) {
-                    // A client's unexpected failure while opening, with no batch to reject: taken as a broker not reached,
-                    // a back-off and again (and in time given up), not a retry at once for ever. Said in full once a streak.
-                    if (!openFailureSaid) {
-                        LOG.warn("{}: opening its session or consumer or producer failed unexpectedly: {}", name, e.toString(), e);
-                        openFailureSaid = true;
-                    } else {
-                        LOG.debug("{}: opening failed unexpectedly again: {}", name, e.toString());
-                    }
-                    closeEnds();
-                    pause(false);
-                    continue;
-                }
-                openFailureSaid = false;
-                if (producer.connectionLost()) {
-                    // The target went away while this worker waited: let go of the source now
-                    // (not at the next message) and reconnect with back-off.
-                    closeEnds();
-                    pause(false);
-                    continue;
-                }
-                if (consumer.connectionLost()) {
-                    // Some clients answer a receive on a lost connection with no message, not a failure.
-                    closeConsumer();
-                    pause(false);
-                    continue;
-                }
-                BatchOutcome outcome;
-                try {
-                    outcome = moveBatch();
-                } finally {
-                    busy = false;
-                }
-                if (outcome instanceof BatchOutcome.Delivered delivered) {
-                    isolateRemaining = Math.max(0, isolateRemaining - delivered.messages());
-                    failedAttempts = 0;
-                    refusedAttempts = 0;
-                    if (fullRefusals > 0 && isolateRemaining == 0) {
-                        // Every message of the refused batch went through, one at a time: batches again.
-                        LOG.info("{}: the target takes messages again, after {} refused attempt(s)", name, fullRefusals);
-                        fullRefusals = 0;
-                    }
-                } else if (outcome instanceof BatchOutcome.Idle) {
-                    failedAttempts = 0;
-                    refusedAttempts = 0;
-                } else if (outcome instanceof BatchOutcome.Rejected rejected) {
-                    reject(rejected);
-                } else if (outcome instanceof BatchOutcome.AlreadyOnTarget redelivered) {
-                    redelivered(redelivered);
-                } else if (outcome instanceof BatchOutcome.TargetUnavailable target) {
-                    targetUnavailable(target.reason());
-                } else if (outcome instanceof BatchOutcome.TargetFull full) {
-                    targetFull(full);
-                } else if (outcome instanceof BatchOutcome.SourceUnavailable source) {
-                    sourceUnavailable(source.reason());
-                }
+                step();
             }
         } catch (RuntimeException | Error e) {
             // Nothing is lost (the sessions close below, and the batch goes back to the source), but the channel stops moving.
@@ -163,6 +100,77 @@ final class Worker implements Runnable {
         } finally {
             closeEnds();
             stopped.countDown();
+        }
+    }
+
+    /**
+     * One turn of the loop: the ends opened if they are not, then a batch moved and its outcome acted on. A method of
+     * its own so that the compilers take it up: the loop itself, entered once, would run in the interpreter for good.
+     */
+    private void step() {
+        try {
+            openEnds();
+        } catch (ProduceException e) {
+            targetUnavailable(e);
+            return;
+        } catch (ConsumeException e) {
+            sourceUnavailable(e);
+            return;
+        } catch (RuntimeException e) {
+            // A client's unexpected failure while opening, with no batch to reject: taken as a broker not reached,
+            // a back-off and again (and in time given up), not a retry at once for ever. Said in full once a streak.
+            if (!openFailureSaid) {
+                LOG.warn("{}: opening its session or consumer or producer failed unexpectedly: {}", name, e.toString(), e);
+                openFailureSaid = true;
+            } else {
+                LOG.debug("{}: opening failed unexpectedly again: {}", name, e.toString());
+            }
+            closeEnds();
+            pause(false);
+            return;
+        }
+        openFailureSaid = false;
+        if (producer.connectionLost()) {
+            // The target went away while this worker waited: let go of the source now
+            // (not at the next message) and reconnect with back-off.
+            closeEnds();
+            pause(false);
+            return;
+        }
+        if (consumer.connectionLost()) {
+            // Some clients answer a receive on a lost connection with no message, not a failure.
+            closeConsumer();
+            pause(false);
+            return;
+        }
+        BatchOutcome outcome;
+        try {
+            outcome = moveBatch();
+        } finally {
+            busy = false;
+        }
+        if (outcome instanceof BatchOutcome.Delivered delivered) {
+            isolateRemaining = Math.max(0, isolateRemaining - delivered.messages());
+            failedAttempts = 0;
+            refusedAttempts = 0;
+            if (fullRefusals > 0 && isolateRemaining == 0) {
+                // Every message of the refused batch went through, one at a time: batches again.
+                LOG.info("{}: the target takes messages again, after {} refused attempt(s)", name, fullRefusals);
+                fullRefusals = 0;
+            }
+        } else if (outcome instanceof BatchOutcome.Idle) {
+            failedAttempts = 0;
+            refusedAttempts = 0;
+        } else if (outcome instanceof BatchOutcome.Rejected rejected) {
+            reject(rejected);
+        } else if (outcome instanceof BatchOutcome.AlreadyOnTarget redelivered) {
+            redelivered(redelivered);
+        } else if (outcome instanceof BatchOutcome.TargetUnavailable target) {
+            targetUnavailable(target.reason());
+        } else if (outcome instanceof BatchOutcome.TargetFull full) {
+            targetFull(full);
+        } else if (outcome instanceof BatchOutcome.SourceUnavailable source) {
+            sourceUnavailable(source.reason());
         }
     }
 
