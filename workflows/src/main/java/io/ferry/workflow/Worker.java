@@ -105,7 +105,8 @@ final class Worker implements Runnable {
 
     /**
      * One turn of the loop: the ends opened if they are not, then a batch moved and its outcome acted on. A method of
-     * its own so that the compilers take it up: the loop itself, entered once, would run in the interpreter for good.
+     * its own so that the JIT compiles it after a few hundred turns: the loop itself, entered once, stays in the
+     * interpreter until it has turned tens of thousands of times (docs/benchmarks.md).
      */
     private void step() {
         try {
