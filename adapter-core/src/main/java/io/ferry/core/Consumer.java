@@ -30,6 +30,9 @@ public interface Consumer extends AutoCloseable {
      */
     FerryMessage receivePrefetched() throws ConsumeException, UntranslatableMessageException;
 
+    /** How many messages the source pushed ahead to this process wait to be received; negative when the client cannot tell. */
+    int prefetched();
+
     /**
      * Whether the source connection this consumer uses was lost (noticed by the connection itself): some
      * clients answer a receive on a lost connection with no message rather than a failure.

@@ -81,6 +81,12 @@ class FerryConfigLoaderTest {
     }
 
     @Test
+    void aBatchTimeShorterThanTheDefaultLingerNeedsNoLingerOfItsOwn() throws IOException {
+        FerryProperties properties = loader.load(write(VALID + "      workflow: {batch-time: 5ms}\n"));
+        assertThat(properties.channels().get(0).workflow().batchTime()).isEqualTo(Duration.ofMillis(5));
+    }
+
+    @Test
     void defaultsAndPlaceholdersApply() throws IOException {
         FerryProperties properties = loader.load(write(VALID));
         assertThat(properties.connections().get("remote").password()).isEqualTo("secret");
@@ -93,7 +99,7 @@ class FerryConfigLoaderTest {
         assertThat(channel.workflow().maxAttempts()).isEqualTo(3);
         assertThat(channel.workflow().batchSize()).isEqualTo(1000);
         assertThat(channel.workflow().batchTime()).isEqualTo(Duration.ofMillis(50));
-        assertThat(channel.workflow().batchLinger()).isZero();
+        assertThat(channel.workflow().batchLinger()).as("unset: the workflow's default, bounded by batch-time").isNull();
         assertThat(channel.workflow().services()).isEmpty();
         assertThat(channel.errorQueue()).isEqualTo("ferry.errors");
         assertThat(properties.events().connection()).isEqualTo("local");

@@ -32,8 +32,13 @@ public record WorkflowSettings(String channelId, String id, boolean sendEvents, 
      */
     public static final int DEFAULT_BATCH_SIZE = 1000;
     public static final Duration DEFAULT_BATCH_TIME = Duration.ofMillis(50);
-    /** Off: a batch closes as soon as no message is waiting (a linger buys fuller batches with latency). */
-    public static final Duration DEFAULT_BATCH_LINGER = Duration.ZERO;
+    /**
+     * A channel's linger when it sets none and its source's provider lingers by default (Artemis): where messages come
+     * faster than batches commit, a batch waits up to this long in all to fill, which buys the brokers and the adapter
+     * fewer commits per message with up to this much latency per batch (docs/benchmarks.md, "Fuller batches"). A batch
+     * time shorter than this bounds it.
+     */
+    public static final Duration DEFAULT_BATCH_LINGER = Duration.ofMillis(20);
     /**
      * A batch lingers only once it holds this many messages: then they arrive faster than a batch
      * commits, and a fuller batch costs both brokers less per message; a smaller batch (any batch at
@@ -61,12 +66,13 @@ public record WorkflowSettings(String channelId, String id, boolean sendEvents, 
     }
 
     /**
-     * Defaults for everything but the ids: events on, 3 attempts, batches of up to 100 or 50 ms that close
-     * as soon as no message is waiting, 200 ms receive timeout.
+     * Defaults for everything but the ids: events on, 3 attempts, batches of up to 1,000 or 50 ms that close
+     * as soon as no message is waiting (no linger: a channel's depends on its source, {@link #DEFAULT_BATCH_LINGER}),
+     * 200 ms receive timeout.
      */
     public static WorkflowSettings of(String channelId, String id) {
         return new WorkflowSettings(channelId, id, true, DEFAULT_MAX_ATTEMPTS, DEFAULT_BATCH_SIZE, DEFAULT_BATCH_TIME,
-                DEFAULT_BATCH_LINGER, Duration.ofMillis(200), Backoff.DEFAULT, DEFAULT_BATCH_BYTES);
+                Duration.ZERO, Duration.ofMillis(200), Backoff.DEFAULT, DEFAULT_BATCH_BYTES);
     }
 
     public WorkflowSettings withSendEvents(boolean send) {

@@ -152,6 +152,11 @@ class RedeliveryTest {
                 }
 
                 @Override
+                public int prefetched() {
+                    return consumer.prefetched();
+                }
+
+                @Override
                 public boolean connectionLost() {
                     return consumer.connectionLost();
                 }

@@ -12,6 +12,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -23,8 +24,9 @@ import io.ferry.core.Producer;
 import io.ferry.core.Rejection;
 
 /**
- * How a worker closes its batches, against a scripted source: each message is here already,
- * waiting on the source, or arrives only to a receive that waits. (Delivery itself is tested against real brokers.)
+ * How a worker closes its batches, against a scripted source: each message is here already, pushed
+ * into the client's buffer later, waiting on the source, or arrives only to a receive that waits.
+ * (Delivery itself is tested against real brokers.)
  */
 class WorkerBatchingTest {
 
@@ -75,55 +77,68 @@ class WorkerBatchingTest {
     }
 
     @Test
-    void aBatchOfTenWaitsWithinItsLingerForMoreWithoutAskingTheSourceAgain() throws Exception {
-        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).arrivingLater(5);
+    void aBatchOfTenLingersWhileTheSourcePushesMoreAheadWithoutAskingItAgain() throws Exception {
+        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).pushedAfter(Duration.ofMillis(100), 5);
 
-        List<Integer> batches = run(source, LINGERING, WorkflowSettings.LINGER_FROM + 5);
+        // A budget and a batch time beyond the test's patience: the linger ends because the buffer holds enough to fill the batch.
+        List<Integer> batches = run(source, NO_BATCH_TIME.withBatch(WorkflowSettings.LINGER_FROM + 5, Duration.ofMinutes(2))
+                .withBatchLinger(Duration.ofMinutes(1)), WorkflowSettings.LINGER_FROM + 5);
 
         assertThat(batches).containsExactly(WorkflowSettings.LINGER_FROM + 5);
-        // Five waits that brought a message, and one that found nothing and closed the batch.
-        assertThat(source.waits.stream().filter(wait -> wait > IDLE_RECEIVE.toMillis())).hasSize(6);
-        // From the third message on each was asked for: eight found one, the ninth none; the waits after it did not ask.
+        // From the third message on each was asked for: eight found one, the ninth none; after the linger none asked.
         assertThat(source.asked).isEqualTo(WorkflowSettings.LINGER_FROM - 1);
+        assertThat(source.waits).as("the linger sleeps; only the idle receive waited").containsOnly(IDLE_RECEIVE.toMillis());
     }
 
     @Test
-    void theLingerIsOneBudgetPerBatchNotAWaitForEachMessage() throws Exception {
-        // Each later message comes 40 ms after the receive that waits for it; the budget is 60 ms: the first
-        // wait brings one, the second may wait only what is left of the budget, finds none, and the batch closes.
-        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).arrivingAfter(Duration.ofMillis(40), 3);
+    void theLingerIsOneBudgetPerBatch() throws Exception {
+        // One comes into the buffer within the 500 ms budget, one after it but within a second budget, which the batch
+        // does not take: it takes the first and closes.
+        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).pushedAfter(Duration.ofMillis(50), 1)
+                .pushedAfter(Duration.ofMillis(800), 1);
 
-        List<Integer> batches = run(source, NO_BATCH_TIME.withBatchLinger(Duration.ofMillis(60)), WorkflowSettings.LINGER_FROM + 3);
-
-        // Ten waiting and one within the budget; the other two one by one, too few to linger for.
-        assertThat(batches).containsExactly(WorkflowSettings.LINGER_FROM + 1, 1, 1);
-    }
-
-    @Test
-    void theBatchTimeEndsALingerEarly() throws Exception {
-        // A linger far longer than the batch time (370 ms): the first wait brings one (190 ms, within a receive's
-        // 200), the second may wait only what is left of the batch time (under 190 ms), finds none, and the batch
-        // closes. The batch time runs from the first message: 180 ms for the worker to take the ten waiting.
-        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).arrivingAfter(Duration.ofMillis(190), 2);
-
-        List<Integer> batches = run(source, LINGERING.withBatch(WorkflowSettings.DEFAULT_BATCH_SIZE, Duration.ofMillis(370)),
-                WorkflowSettings.LINGER_FROM + 2);
+        List<Integer> batches = run(source, NO_BATCH_TIME.withBatchLinger(Duration.ofMillis(500)), WorkflowSettings.LINGER_FROM + 2);
 
         assertThat(batches).containsExactly(WorkflowSettings.LINGER_FROM + 1, 1);
     }
 
     @Test
-    void byDefaultEvenAFullerBatchClosesAtOnce() throws Exception {
-        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).arrivingLater(2);
+    void theBatchTimeEndsALingerEarly() throws Exception {
+        // A linger beyond the test's patience, a batch time of 300 ms: the batch closes at its batch time with what came
+        // by then.
+        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).pushedAfter(Duration.ofMillis(50), 1)
+                .pushedAfter(Duration.ofSeconds(3), 1);
+
+        List<Integer> batches = run(source, NO_BATCH_TIME.withBatch(WorkflowSettings.DEFAULT_BATCH_SIZE, Duration.ofMillis(300))
+                .withBatchLinger(Duration.ofMinutes(1)), WorkflowSettings.LINGER_FROM + 2);
+
+        assertThat(batches).containsExactly(WorkflowSettings.LINGER_FROM + 1, 1);
+    }
+
+    @Test
+    void withTheDefaultLingerAFullerBatchWaitsForWhatTheSourcePushesAhead() throws Exception {
+        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).pushedAfter(Duration.ofMillis(5), 2);
+
+        List<Integer> batches = run(source, NO_BATCH_TIME.withBatchLinger(WorkflowSettings.DEFAULT_BATCH_LINGER),
+                WorkflowSettings.LINGER_FROM + 2);
+
+        assertThat(batches).containsExactly(WorkflowSettings.LINGER_FROM + 2);
+    }
+
+    @Test
+    void withoutALingerEvenAFullerBatchClosesAtOnce() throws Exception {
+        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).pushedAfter(Duration.ofSeconds(1), 2);
 
         List<Integer> batches = run(source, NO_BATCH_TIME, WorkflowSettings.LINGER_FROM + 2);
 
-        assertThat(batches).containsExactly(WorkflowSettings.LINGER_FROM, 1, 1);
+        // The two come a second later, to the idle receive, and go together.
+        assertThat(batches).containsExactly(WorkflowSettings.LINGER_FROM, 2);
+        assertThat(source.looked).as("no linger looked into the buffer").isZero();
     }
 
     @Test
     void aLingeringBatchStillStopsAtItsSizeLimit() throws Exception {
-        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).arrivingLater(2).waiting(8);
+        ScriptedSource source = new ScriptedSource().waiting(WorkflowSettings.LINGER_FROM).pushedAfter(Duration.ofMillis(50), 10);
 
         List<Integer> batches = run(source, LINGERING.withBatch(12, Duration.ofSeconds(10)), 20);
 
@@ -191,14 +206,17 @@ class WorkerBatchingTest {
     }
 
     /**
-     * Messages that are here already (every receive hands them out at once), waiting on the source
-     * (only receiveNow, which asks the source, or a waiting receive gets them) or that only a
-     * receive that waits gets.
+     * Messages that are here already (every receive hands them out at once), that the source pushes into
+     * the client's buffer a while after the worker first finds one of them next, waiting on the source (only receiveNow,
+     * which asks the source, or a waiting receive gets them) or that only a receive that waits gets.
      */
     private static final class ScriptedSource implements Consumer {
-        private enum Where { PREFETCHED, AT_SOURCE, LATER }
+        private enum Where { PREFETCHED, PUSHED, AT_SOURCE, LATER }
 
-        /** @param delay how long after a waiting receive asks a LATER message comes (zero: at once) */
+        /**
+         * @param delay how long after a waiting receive asks a LATER message comes (zero: at once), or after the
+         *              worker first finds a PUSHED one next it is in the buffer
+         */
         private record Arrival(FerryMessage message, Where where, Duration delay) {
         }
 
@@ -211,6 +229,10 @@ class WorkerBatchingTest {
         /** How often the worker asked the source whether a message was waiting there. */
         int asked;
         private int next;
+        /** When the worker first found a PUSHED message next (System.nanoTime), 0 until then. */
+        private long pushStarted;
+        /** How often the worker looked into the buffer (a linger does). */
+        int looked;
 
         synchronized ScriptedSource waiting(int count) {
             return add(count, Where.PREFETCHED);
@@ -224,8 +246,9 @@ class WorkerBatchingTest {
             return add(count, Where.LATER);
         }
 
-        synchronized ScriptedSource arrivingAfter(Duration delay, int count) {
-            return add(count, Where.LATER, delay);
+        /** Messages the source pushes into the buffer {@code delay} after the worker first finds a pushed one next. */
+        synchronized ScriptedSource pushedAfter(Duration delay, int count) {
+            return add(count, Where.PUSHED, delay);
         }
 
         private ScriptedSource add(int count, Where where) {
@@ -248,12 +271,26 @@ class WorkerBatchingTest {
                 Thread.yield(); // nothing more will come: the test stops the worker
                 return null;
             }
-            if (arrival.delay().toMillis() > timeoutMillis) {
+            long delay = arrival.where() == Where.PUSHED ? untilPushed(arrival) : arrival.delay().toMillis();
+            if (delay > timeoutMillis) {
                 sleep(timeoutMillis); // it comes after this receive has given up
                 return null;
             }
-            sleep(arrival.delay().toMillis());
+            sleep(delay);
             return received(arrivals.poll());
+        }
+
+        /** Milliseconds until a PUSHED message is in the buffer; the clock starts when the worker first finds one next. */
+        private long untilPushed(Arrival arrival) {
+            long now = System.nanoTime();
+            if (pushStarted == 0) {
+                pushStarted = now;
+            }
+            return Math.max(0, TimeUnit.NANOSECONDS.toMillis(pushStarted + arrival.delay().toNanos() - now));
+        }
+
+        private boolean inBuffer(Arrival arrival) {
+            return arrival.where() == Where.PREFETCHED || arrival.where() == Where.PUSHED && untilPushed(arrival) == 0;
         }
 
         private FerryMessage received(Arrival arrival) {
@@ -280,10 +317,24 @@ class WorkerBatchingTest {
             return take(Where.PREFETCHED);
         }
 
-        /** The next message if it is no further away than {@code reach}. */
+        @Override
+        public synchronized int prefetched() {
+            looked++;
+            int count = 0;
+            for (Arrival arrival : arrivals) {
+                if (!inBuffer(arrival)) {
+                    break;
+                }
+                count++;
+            }
+            return count;
+        }
+
+        /** The next message if it is in the buffer, or {@code reach} is the source and it waits there. */
         private FerryMessage take(Where reach) {
             Arrival arrival = arrivals.peek();
-            return arrival != null && arrival.where().compareTo(reach) <= 0 ? received(arrivals.poll()) : null;
+            boolean reached = arrival != null && (inBuffer(arrival) || reach == Where.AT_SOURCE && arrival.where() == Where.AT_SOURCE);
+            return reached ? received(arrivals.poll()) : null;
         }
 
         @Override

@@ -165,6 +165,11 @@ public final class JmsConsumer implements Consumer {
     }
 
     @Override
+    public int prefetched() {
+        return buffered.count();
+    }
+
+    @Override
     public boolean connectionLost() {
         return connection.lost(generation);
     }

@@ -55,6 +55,16 @@ public interface BrokerProvider {
     }
 
     /**
+     * Whether batches read from this provider's broker linger for more by default (a workflow's {@code batch-linger}
+     * unset): measured to pay where the broker pushes messages ahead and a later acknowledgement costs it nothing
+     * (Artemis); not where it costs the broker work (ActiveMQ Classic stores a message in its index only when no
+     * acknowledgement came first), nor where unmeasured (docs/benchmarks.md, "Fuller batches").
+     */
+    default boolean lingersByDefault() {
+        return false;
+    }
+
+    /**
      * Whether a message this provider's client received can be sent on as it is by a producer of this same
      * provider ({@link #leaveUnread}): a workflow without services then neither reads nor rebuilds it.
      */

@@ -338,7 +338,7 @@ public final class ArtemisProvider implements BrokerProvider {
         }
         try {
             if (ARTEMIS_CONSUMER.get(consumer) instanceof ClientConsumerInternal internal && internal.getClientWindowSize() != 0) {
-                return () -> internal.getBufferSize() > 0;
+                return internal::getBufferSize;
             }
             return BufferedMessages.UNKNOWN;
         } catch (IllegalAccessException e) {
@@ -355,6 +355,11 @@ public final class ArtemisProvider implements BrokerProvider {
 
     @Override
     public boolean sendsReceivedMessages() {
+        return true;
+    }
+
+    @Override
+    public boolean lingersByDefault() {
         return true;
     }
 

@@ -250,7 +250,7 @@ public final class OpenWireProvider implements BrokerProvider {
     @Override
     public BufferedMessages bufferedMessages(MessageConsumer consumer) {
         if (consumer instanceof ActiveMQMessageConsumer openWire && openWire.getPrefetchNumber() > 0) {
-            return () -> openWire.getMessageSize() > 0;
+            return openWire::getMessageSize;
         }
         return BufferedMessages.UNKNOWN;
     }

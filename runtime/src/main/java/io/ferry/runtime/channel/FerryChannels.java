@@ -24,6 +24,7 @@ import io.ferry.core.jms.JmsDestination;
 import io.ferry.core.DeliveryGuarantee;
 import io.ferry.core.jms.JmsEndpoints;
 import io.ferry.core.provider.BridgeProperties;
+import io.ferry.core.provider.BrokerProvider;
 import io.ferry.profiling.PerfTableFormatter;
 import io.ferry.profiling.StatisticsFile;
 import io.ferry.profiling.StatisticsSnapshot;
@@ -176,6 +177,14 @@ public final class FerryChannels implements SmartLifecycle {
         }
     }
 
+    /** The workflow's batch-linger: as configured, or unset, the default where the source's provider lingers by default. */
+    static Duration batchLinger(FerryProperties.Workflow config, BrokerProvider source) {
+        if (config.batchLinger() != null) {
+            return config.batchLinger();
+        }
+        return source.lingersByDefault() ? WorkflowSettings.DEFAULT_BATCH_LINGER : Duration.ZERO;
+    }
+
     /** Makes the channel's services into {@code services}, then its workflow. */
     private AbstractWorkflow makeServicesAndWorkflow(FerryProperties.Channel channel, int index, ServiceFactories factories,
                                                      JmsEndpoints endpoints, Backoff reconnect, List<Service> services) {
@@ -195,7 +204,8 @@ public final class FerryChannels implements SmartLifecycle {
         String workflowId = config.id() != null ? config.id() : channel.id();
         WorkflowSettings settings = WorkflowSettings.of(channel.id(), workflowId)
                 .withSendEvents(config.sendEvents()).withMaxAttempts(config.maxAttempts())
-                .withBatch(config.batchSize(), config.batchTime()).withBatchLinger(config.batchLinger())
+                .withBatch(config.batchSize(), config.batchTime())
+                .withBatchLinger(batchLinger(config, endpoints.source().provider()))
                 .withReconnect(reconnect);
         // The publisher starts with the channels; until then there is nothing to publish.
         LifecycleEventSink sink = event -> events.publish(event);

@@ -437,10 +437,11 @@ public final class FerryConfigLoader {
                 // A batch would close at its first message whatever batch-size says.
                 problems.add(key + ".workflow.batch-time: must be at least 1ms");
             }
-            if (!linger.isZero() && linger.compareTo(Duration.ofMillis(1)) < 0) {
-                // A receive waits in whole milliseconds: a shorter linger would silently be none.
+            // Unset (null), it is the default, which a shorter batch-time bounds.
+            if (linger != null && !linger.isZero() && linger.compareTo(Duration.ofMillis(1)) < 0) {
+                // A lingering batch looks into the client's buffer once a millisecond: a shorter linger is one look.
                 problems.add(key + ".workflow.batch-linger: must be 0ms or at least 1ms");
-            } else if (linger.compareTo(batchTime) > 0 && batchTime.compareTo(Duration.ofMillis(1)) >= 0) {
+            } else if (linger != null && linger.compareTo(batchTime) > 0 && batchTime.compareTo(Duration.ofMillis(1)) >= 0) {
                 // A batch closes at batch-time whatever is left of its linger.
                 problems.add(key + ".workflow.batch-linger: must not exceed batch-time (" + batchTime.toMillis() + "ms)");
             }

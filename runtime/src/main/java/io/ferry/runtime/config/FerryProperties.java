@@ -130,7 +130,8 @@ public record FerryProperties(
      * @param maxAttempts   how often a rejected message is tried before it goes to the error queue
      * @param batchSize     at most this many messages per transaction (1: one transaction per message)
      * @param batchTime     a batch closes after this long even while messages keep coming
-     * @param batchLinger   how long, in all, a batch that already holds 10 messages may wait for more (0: not at all)
+     * @param batchLinger   how long, in all, a batch that already holds 10 messages may wait for more (0: not at all);
+     *                      null: the source provider's default, bounded by batchTime
      * @param drainTimeout  how long stopping waits for in-flight messages
      */
     public record Workflow(
@@ -141,7 +142,7 @@ public record FerryProperties(
             @DefaultValue("3") @Min(1) int maxAttempts,
             @DefaultValue("" + WorkflowSettings.DEFAULT_BATCH_SIZE) @Min(1) int batchSize,
             @DefaultValue(DEFAULT_BATCH_TIME) @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration batchTime,
-            @DefaultValue("0ms") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration batchLinger,
+            @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration batchLinger,
             @DefaultValue("10s") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration drainTimeout,
             @DefaultValue List<@Valid ServiceDefinition> services) {
     }
