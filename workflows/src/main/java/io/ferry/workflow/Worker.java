@@ -323,14 +323,8 @@ final class Worker implements Runnable {
     private void linger(long end, int room) {
         long left;
         while ((left = end - System.nanoTime()) > 0 && consumer.prefetched() < room) {
-            try {
-                if (stopRequested.await(Math.min(left, LINGER_SLICE), TimeUnit.NANOSECONDS)) {
-                    return; // a stop: the batch takes what the buffer holds and goes
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                stopRequested.countDown();
-                return;
+            if (awaitStop(Math.min(left, LINGER_SLICE))) {
+                return; // a stop: the batch takes what the buffer holds and goes
             }
         }
     }
@@ -480,11 +474,17 @@ final class Worker implements Runnable {
 
     /** Waits {@code delay}, or until a stop is requested. */
     private void await(Duration delay) {
+        awaitStop(delay.toNanos());
+    }
+
+    /** Waits up to {@code nanos} for a stop request (an interrupt counts as one); returns whether one came. */
+    private boolean awaitStop(long nanos) {
         try {
-            stopRequested.await(delay.toMillis(), TimeUnit.MILLISECONDS);
+            return stopRequested.await(nanos, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stopRequested.countDown();
+            return true;
         }
     }
 

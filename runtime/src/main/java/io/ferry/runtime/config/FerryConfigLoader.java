@@ -438,12 +438,14 @@ public final class FerryConfigLoader {
                 problems.add(key + ".workflow.batch-time: must be at least 1ms");
             }
             // Unset (null), it is the default, which a shorter batch-time bounds.
-            if (linger != null && !linger.isZero() && linger.compareTo(Duration.ofMillis(1)) < 0) {
-                // A lingering batch looks into the client's buffer once a millisecond: a shorter linger is one look.
-                problems.add(key + ".workflow.batch-linger: must be 0ms or at least 1ms");
-            } else if (linger != null && linger.compareTo(batchTime) > 0 && batchTime.compareTo(Duration.ofMillis(1)) >= 0) {
-                // A batch closes at batch-time whatever is left of its linger.
-                problems.add(key + ".workflow.batch-linger: must not exceed batch-time (" + batchTime.toMillis() + "ms)");
+            if (linger != null) {
+                if (!linger.isZero() && linger.compareTo(Duration.ofMillis(1)) < 0) {
+                    // A lingering batch looks into the client's buffer once a millisecond: a shorter linger is one look.
+                    problems.add(key + ".workflow.batch-linger: must be 0ms or at least 1ms");
+                } else if (linger.compareTo(batchTime) > 0 && batchTime.compareTo(Duration.ofMillis(1)) >= 0) {
+                    // A batch closes at batch-time whatever is left of its linger.
+                    problems.add(key + ".workflow.batch-linger: must not exceed batch-time (" + batchTime.toMillis() + "ms)");
+                }
             }
             Set<String> serviceIds = new HashSet<>();
             List<FerryProperties.ServiceDefinition> definitions = channel.workflow().services();
