@@ -38,6 +38,7 @@ import io.ferry.workflow.PoolingWorkflow;
 import io.ferry.workflow.ServiceFactories;
 import io.ferry.workflow.StandardWorkflow;
 import io.ferry.workflow.WorkflowSettings;
+import io.ferry.workflow.WorkflowType;
 
 /**
  * Every configured channel: built (services included) when this is constructed, before anything
@@ -177,12 +178,17 @@ public final class FerryChannels implements SmartLifecycle {
         }
     }
 
-    /** The workflow's batch-linger: as configured, or unset, the default where the source's provider lingers by default. */
+    /**
+     * The workflow's batch-linger: as configured, or unset, the default where the source's provider lingers by default and
+     * the workflow runs no pool. A pool runs services side by side, and would stand idle while a batch lingered
+     * (docs/benchmarks.md, "Fuller batches": a 2 ms service, pool 8 over pool 1).
+     */
     static Duration batchLinger(FerryProperties.Workflow config, BrokerProvider source) {
         if (config.batchLinger() != null) {
             return config.batchLinger();
         }
-        return source.lingersByDefault() ? WorkflowSettings.DEFAULT_BATCH_LINGER : Duration.ZERO;
+        boolean runsAPool = config.type() == WorkflowType.POOLING && !config.services().isEmpty();
+        return source.lingersByDefault() && !runsAPool ? WorkflowSettings.DEFAULT_BATCH_LINGER : Duration.ZERO;
     }
 
     /** Makes the channel's services into {@code services}, then its workflow. */

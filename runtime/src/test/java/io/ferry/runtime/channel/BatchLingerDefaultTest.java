@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +15,10 @@ import io.ferry.runtime.config.FerryProperties;
 import io.ferry.workflow.WorkflowSettings;
 import io.ferry.workflow.WorkflowType;
 
-/** A channel that sets no batch-linger lingers by its source's provider: from Artemis it does, from the others not. */
+/**
+ * A channel that sets no batch-linger lingers by its source's provider (from Artemis it does, from the others not), unless
+ * its workflow runs a pool.
+ */
 class BatchLingerDefaultTest {
 
     private static final BrokerProvider ARTEMIS = provider("artemis", "tcp://127.0.0.1:61616");
@@ -30,6 +34,19 @@ class BatchLingerDefaultTest {
     }
 
     @Test
+    void unsetAPoolWithServicesDoesNotLingerWhileOneWithoutServicesDoes() {
+        List<FerryProperties.ServiceDefinition> services = List.of(new FerryProperties.ServiceDefinition("work", "delay", Map.of()));
+
+        assertThat(FerryChannels.batchLinger(workflow(WorkflowType.POOLING, null, services), ARTEMIS)).isZero();
+        assertThat(FerryChannels.batchLinger(workflow(WorkflowType.POOLING, null, List.of()), ARTEMIS))
+                .isEqualTo(WorkflowSettings.DEFAULT_BATCH_LINGER);
+        assertThat(FerryChannels.batchLinger(workflow(WorkflowType.STANDARD, null, services), ARTEMIS))
+                .isEqualTo(WorkflowSettings.DEFAULT_BATCH_LINGER);
+        assertThat(FerryChannels.batchLinger(workflow(WorkflowType.POOLING, Duration.ofMillis(5), services), ARTEMIS))
+                .as("set, it is what is set").isEqualTo(Duration.ofMillis(5));
+    }
+
+    @Test
     void setItIsWhatIsSetFromEverySource() {
         assertThat(FerryChannels.batchLinger(workflow(Duration.ZERO), ARTEMIS)).isZero();
         assertThat(FerryChannels.batchLinger(workflow(Duration.ofMillis(5)), OPENWIRE)).isEqualTo(Duration.ofMillis(5));
@@ -40,7 +57,11 @@ class BatchLingerDefaultTest {
     }
 
     private static FerryProperties.Workflow workflow(Duration batchLinger) {
-        return new FerryProperties.Workflow(WorkflowType.STANDARD, null, 10, true, 3, WorkflowSettings.DEFAULT_BATCH_SIZE,
-                WorkflowSettings.DEFAULT_BATCH_TIME, batchLinger, Duration.ofSeconds(10), List.of());
+        return workflow(WorkflowType.STANDARD, batchLinger, List.of());
+    }
+
+    private static FerryProperties.Workflow workflow(WorkflowType type, Duration batchLinger, List<FerryProperties.ServiceDefinition> services) {
+        return new FerryProperties.Workflow(type, null, 10, true, 3, WorkflowSettings.DEFAULT_BATCH_SIZE,
+                WorkflowSettings.DEFAULT_BATCH_TIME, batchLinger, Duration.ofSeconds(10), services);
     }
 }
