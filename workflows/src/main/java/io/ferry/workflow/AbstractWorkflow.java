@@ -67,11 +67,18 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
         this.settings = settings;
         this.services = services.stream().map(ProfiledService::new).toList();
         this.events = events;
-        // A pool runs services in parallel; without services a message is only its send, one at a time on the shared
-        // producer anyway, so the hand-off would cost and gain nothing.
-        this.pool = handlers == 1 || services.isEmpty() ? null : new HandlerPool("ferry-" + settings.id(), handlers);
+        this.pool = runsAPool(handlers, services.size()) ? new HandlerPool("ferry-" + settings.id(), handlers) : null;
         this.configuredHandlers = handlers;
         this.worker = new Worker(settings.id(), endpoints, this::onMessage, settings, counts, pool);
+    }
+
+    /**
+     * Whether a workflow of this many handler threads and services runs a pool. A pool runs services in parallel; without
+     * services a message is only its send, one at a time on the shared producer anyway, so the hand-off would cost and
+     * gain nothing.
+     */
+    public static boolean runsAPool(int handlers, int services) {
+        return handlers > 1 && services > 0;
     }
 
     @Override

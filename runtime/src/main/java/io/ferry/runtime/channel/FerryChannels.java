@@ -187,7 +187,8 @@ public final class FerryChannels implements SmartLifecycle {
         if (config.batchLinger() != null) {
             return config.batchLinger();
         }
-        boolean runsAPool = config.type() == WorkflowType.POOLING && !config.services().isEmpty();
+        int handlers = config.type() == WorkflowType.POOLING ? config.poolSize() : 1;
+        boolean runsAPool = AbstractWorkflow.runsAPool(handlers, config.services().size());
         return source.lingersByDefault() && !runsAPool ? WorkflowSettings.DEFAULT_BATCH_LINGER : Duration.ZERO;
     }
 

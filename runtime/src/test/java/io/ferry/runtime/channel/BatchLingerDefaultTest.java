@@ -37,12 +37,14 @@ class BatchLingerDefaultTest {
     void unsetAPoolWithServicesDoesNotLingerWhileOneWithoutServicesDoes() {
         List<FerryProperties.ServiceDefinition> services = List.of(new FerryProperties.ServiceDefinition("work", "delay", Map.of()));
 
-        assertThat(FerryChannels.batchLinger(workflow(WorkflowType.POOLING, null, services), ARTEMIS)).isZero();
-        assertThat(FerryChannels.batchLinger(workflow(WorkflowType.POOLING, null, List.of()), ARTEMIS))
+        assertThat(FerryChannels.batchLinger(workflow(WorkflowType.POOLING, 10, null, services), ARTEMIS)).isZero();
+        assertThat(FerryChannels.batchLinger(workflow(WorkflowType.POOLING, 10, null, List.of()), ARTEMIS))
                 .isEqualTo(WorkflowSettings.DEFAULT_BATCH_LINGER);
-        assertThat(FerryChannels.batchLinger(workflow(WorkflowType.STANDARD, null, services), ARTEMIS))
+        assertThat(FerryChannels.batchLinger(workflow(WorkflowType.STANDARD, 1, null, services), ARTEMIS))
                 .isEqualTo(WorkflowSettings.DEFAULT_BATCH_LINGER);
-        assertThat(FerryChannels.batchLinger(workflow(WorkflowType.POOLING, Duration.ofMillis(5), services), ARTEMIS))
+        assertThat(FerryChannels.batchLinger(workflow(WorkflowType.POOLING, 1, null, services), ARTEMIS))
+                .as("a pool of one runs no pool").isEqualTo(WorkflowSettings.DEFAULT_BATCH_LINGER);
+        assertThat(FerryChannels.batchLinger(workflow(WorkflowType.POOLING, 10, Duration.ofMillis(5), services), ARTEMIS))
                 .as("set, it is what is set").isEqualTo(Duration.ofMillis(5));
     }
 
@@ -57,11 +59,12 @@ class BatchLingerDefaultTest {
     }
 
     private static FerryProperties.Workflow workflow(Duration batchLinger) {
-        return workflow(WorkflowType.STANDARD, batchLinger, List.of());
+        return workflow(WorkflowType.STANDARD, 1, batchLinger, List.of());
     }
 
-    private static FerryProperties.Workflow workflow(WorkflowType type, Duration batchLinger, List<FerryProperties.ServiceDefinition> services) {
-        return new FerryProperties.Workflow(type, null, 10, true, 3, WorkflowSettings.DEFAULT_BATCH_SIZE,
+    private static FerryProperties.Workflow workflow(WorkflowType type, int poolSize, Duration batchLinger,
+                                                     List<FerryProperties.ServiceDefinition> services) {
+        return new FerryProperties.Workflow(type, null, poolSize, true, 3, WorkflowSettings.DEFAULT_BATCH_SIZE,
                 WorkflowSettings.DEFAULT_BATCH_TIME, batchLinger, Duration.ofSeconds(10), services);
     }
 }
