@@ -49,6 +49,11 @@ public final class DeliveryCounts {
         return rejected.sum();
     }
 
+    /** Whether the source may hand back messages the target committed before: {@link #notYetDelivered} sorts them out. */
+    boolean anyExpectedBack() {
+        return anyExpectedBack;
+    }
+
     /** The target committed these messages. */
     void addDelivered(int messages) {
         delivered.add(messages);

@@ -1,15 +1,18 @@
 package io.ferry.workflow;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,9 +25,11 @@ import io.ferry.core.Producer;
 
 /**
  * PoolingWorkflow's threads: the messages of one batch are handled (services, produce, lifecycle
- * event) by up to {@code size} threads at once, the worker's own thread among them, and
- * {@link #handleAll} returns only when all of them are done, so the worker commits a batch no thread
- * still holds. The threads share the worker's producer one send at a time: a JMS session is
+ * event) by up to {@code size} threads at once, and the batch is {@linkplain Batch#finish finished}
+ * only when all of them are done, so the worker commits a batch no thread still holds. The worker
+ * hands a batch's messages over as it receives them ({@link #open}, {@link Batch#add}): the pool
+ * works while the rest of the batch is gathered, and the worker's own thread joins it once the
+ * batch is complete. The threads share the worker's producer one send at a time: a JMS session is
  * single-threaded, and a send inside a transaction is quick next to a service.
  *
  * <p>A batch of one message is handled on the worker's thread alone: at low rates nothing waits for
@@ -71,29 +76,21 @@ final class HandlerPool implements AutoCloseable {
             handler.handle(batch.get(0), producer);
             return;
         }
-        int helping = Math.min(size, batch.size()) - 1;
-        Batch work = new Batch(batch, new OneSendAtATime(producer), handler, helping);
-        current = work;
-        try {
-            for (int i = 0; i < helping; i++) {
-                helpers.execute(work::help);
-            }
-            work.drain();
-            try {
-                work.helpersDone.await();
-            } catch (InterruptedException e) {
-                // Stopping took longer than the drain timeout: the batch is not committed and returns to the source. Its
-                // helpers are stopped and waited for first, so that none still sends on the worker's session as it closes.
-                MessageRejectedException interrupted = interrupted(e);
-                work.stopHelpers(interrupted);
-                work.awaitHelpers();
-                Thread.currentThread().interrupt();
-                throw interrupted;
-            }
-        } finally {
-            current = null;
+        Batch work = open(producer, handler);
+        for (FerryMessage message : batch) {
+            work.add(message);
         }
-        work.rethrowFailure();
+        work.finish();
+    }
+
+    /**
+     * A batch whose messages the caller hands over with {@link Batch#add} as it receives them, then ends with
+     * {@link Batch#finish} (or, should receiving fail, {@link Batch#abandon}); one batch at a time.
+     */
+    Batch open(Producer producer, MessageHandler handler) {
+        Batch work = new Batch(new OneSendAtATime(producer), handler);
+        current = work;
+        return work;
     }
 
     private static MessageRejectedException interrupted(InterruptedException e) {
@@ -122,25 +119,118 @@ final class HandlerPool implements AutoCloseable {
         }
     }
 
-    /** One batch being handled: threads take its messages in turn until none is left or one failed. */
-    private final class Batch {
-        private final List<FerryMessage> messages;
+    /**
+     * One batch being handled: threads take its messages in turn as they are added, until it is complete and none is
+     * left, or one failed. A helper thread starts for each message added, up to {@code size - 1}.
+     */
+    final class Batch {
         private final Producer producer;
         private final MessageHandler handler;
-        private final AtomicInteger next = new AtomicInteger();
-        private final CountDownLatch helpersDone;
+        private final ReentrantLock lock = new ReentrantLock();
+        /** A message was added, or the batch is complete, or it failed: a waiting thread looks again. */
+        private final Condition changed = lock.newCondition();
+        /** Guarded by {@link #lock}, as are the three below. */
+        private final List<FerryMessage> messages = new ArrayList<>();
+        private int next;
+        private boolean complete;
+        /** Helpers started and not yet done. */
+        private int helping;
+        private int helpersStarted;
         /** The first failure; later ones are dropped. */
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private final Set<Thread> helperThreads = ConcurrentHashMap.newKeySet();
 
-        Batch(List<FerryMessage> messages, Producer producer, MessageHandler handler, int helping) {
-            this.messages = messages;
+        private Batch(Producer producer, MessageHandler handler) {
             this.producer = producer;
             this.handler = handler;
-            this.helpersDone = new CountDownLatch(helping);
         }
 
-        void help() {
+        /** Hands a message over to the pool's threads. */
+        void add(FerryMessage message) {
+            boolean startHelper;
+            lock.lock();
+            try {
+                messages.add(message);
+                startHelper = helpersStarted < size - 1;
+                if (startHelper) {
+                    helpersStarted++;
+                    helping++;
+                }
+                changed.signal();
+            } finally {
+                lock.unlock();
+            }
+            if (startHelper) {
+                try {
+                    helpers.execute(this::help);
+                } catch (RejectedExecutionException closed) {
+                    helperDone(); // the pool closed under a worker that outlived its stop: it must not wait for this one
+                    throw closed;
+                }
+            }
+        }
+
+        /** Whether a message failed: the rest of the batch is not worth receiving. */
+        boolean failed() {
+            return failure.get() != null;
+        }
+
+        /**
+         * The batch is complete: the calling thread handles messages with the helpers until none is left, and returns
+         * once all of them are handled. The first failure is thrown here, once no thread is still handling a message.
+         */
+        void finish() throws MessageRejectedException, ProduceException {
+            try {
+                setComplete();
+                drain();
+                try {
+                    awaitHelpers(Long.MAX_VALUE);
+                } catch (InterruptedException e) {
+                    // Stopping took longer than the drain timeout: the batch is not committed and returns to the source. Its
+                    // helpers are stopped and waited for first, so that none still sends on the worker's session as it closes.
+                    MessageRejectedException interrupted = interrupted(e);
+                    stopHelpers(interrupted);
+                    awaitHelpersGrace();
+                    Thread.currentThread().interrupt();
+                    throw interrupted;
+                }
+            } finally {
+                current = null;
+            }
+            rethrowFailure();
+        }
+
+        /**
+         * Receiving the batch failed: no further message is taken, and this returns once the threads still handling one
+         * are done (interrupted, should the worker be, and waited for a while), so the worker can roll back its producer.
+         */
+        void abandon() {
+            failure.compareAndSet(null, new MessageRejectedException(LifecycleStages.WORKFLOW, "its batch could not be received", null));
+            try {
+                setComplete();
+                try {
+                    awaitHelpers(Long.MAX_VALUE);
+                } catch (InterruptedException e) {
+                    stopHelpers(interrupted(e));
+                    awaitHelpersGrace();
+                    Thread.currentThread().interrupt();
+                }
+            } finally {
+                current = null;
+            }
+        }
+
+        private void setComplete() {
+            lock.lock();
+            try {
+                complete = true;
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void help() {
             busyHelpers.incrementAndGet();
             helperThreads.add(Thread.currentThread());
             try {
@@ -148,7 +238,17 @@ final class HandlerPool implements AutoCloseable {
             } finally {
                 helperThreads.remove(Thread.currentThread());
                 busyHelpers.decrementAndGet();
-                helpersDone.countDown();
+                helperDone();
+            }
+        }
+
+        private void helperDone() {
+            lock.lock();
+            try {
+                helping--;
+                changed.signalAll();
+            } finally {
+                lock.unlock();
             }
         }
 
@@ -156,31 +256,68 @@ final class HandlerPool implements AutoCloseable {
         void stopHelpers(MessageRejectedException reason) {
             failure.compareAndSet(null, reason);
             helperThreads.forEach(Thread::interrupt);
+            lock.lock();
+            try {
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Waits until every helper started is done, or {@code nanos} have passed; returns whether they are. */
+        private boolean awaitHelpers(long nanos) throws InterruptedException {
+            lock.lock();
+            try {
+                long left = nanos;
+                while (helping > 0) {
+                    if (left <= 0) {
+                        return false;
+                    }
+                    left = changed.awaitNanos(left);
+                }
+                return true;
+            } finally {
+                lock.unlock();
+            }
         }
 
         /** Waits (a while) for the helpers to let go of the batch. */
-        void awaitHelpers() {
+        private void awaitHelpersGrace() {
             try {
-                if (!helpersDone.await(HELPERS_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
-                    LOG.warn("{} thread(s) of the pool still handle a message {} after being interrupted", helpersDone.getCount(), HELPERS_GRACE);
+                if (!awaitHelpers(HELPERS_GRACE.toNanos())) {
+                    LOG.warn("thread(s) of the pool still handle a message {} after being interrupted", HELPERS_GRACE);
                 }
             } catch (InterruptedException again) {
                 Thread.currentThread().interrupt();
             }
         }
 
-        void drain() {
-            int index;
-            while (failure.get() == null && (index = next.getAndIncrement()) < messages.size()) {
+        /** Handles messages as they come until the batch is complete and none is left, or one failed. */
+        private void drain() {
+            FerryMessage message;
+            while ((message = take()) != null) {
                 try {
-                    handler.handle(messages.get(index), producer);
+                    handler.handle(message, producer);
                 } catch (Exception | Error e) {
                     failure.compareAndSet(null, e);
                 }
             }
         }
 
-        void rethrowFailure() throws MessageRejectedException, ProduceException {
+        /** The next message to handle, waiting for one to be added; null once there is none to take. */
+        private FerryMessage take() {
+            lock.lock();
+            try {
+                while (failure.get() == null && next == messages.size() && !complete) {
+                    changed.awaitUninterruptibly();
+                }
+                return failure.get() == null && next < messages.size() ? messages.get(next++) : null;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void rethrowFailure() throws MessageRejectedException, ProduceException {
             Throwable first = failure.get();
             if (first instanceof MessageRejectedException rejected) {
                 throw rejected;

@@ -34,8 +34,9 @@ import io.ferry.core.UntranslatableMessageException;
  * whether another is waiting there), or at {@code batchSize} messages, or after
  * {@code batchTime}; a batch that already holds {@link WorkflowSettings#LINGER_FROM} messages (so
  * they arrive faster than batches commit) may also wait for more, {@code batchLinger} in all. The
- * batch is received first and its messages handled after: in turn on this thread, or in parallel by
- * a {@link HandlerPool}, all of them before the commit.
+ * batch is received first and its messages handled after, in turn on this thread; or a
+ * {@link HandlerPool} handles them in parallel as they are received. All of them are handled before
+ * the commit.
  *
  * <p>The producer is opened before the consumer, and closed together with it when the target
  * fails: while the target is unreachable the worker holds no consumer, so messages stay on the
@@ -77,6 +78,8 @@ final class Worker implements Runnable {
     private int fullRefusals;
     /** Inside a batch; read by metrics. */
     private volatile boolean busy;
+    /** The pool's batch while the batch being received is handed over to it message by message; null otherwise. */
+    private HandlerPool.Batch handedOver;
 
     /** @param pool where a batch's messages are handled in parallel; null to handle them in turn on this thread */
     Worker(String name, MessageEndpoints endpoints, MessageHandler handler, WorkflowSettings settings, DeliveryCounts counts,
@@ -182,9 +185,19 @@ final class Worker implements Runnable {
      * how that ended. Nothing is committed unless every message of the batch was handled.
      */
     private BatchOutcome moveBatch() {
-        List<FerryMessage> batch = new ArrayList<>();
+        try {
+            return moveBatch(new ArrayList<>());
+        } finally {
+            handedOver = null;
+        }
+    }
+
+    private BatchOutcome moveBatch(List<FerryMessage> batch) {
         BatchOutcome notReceived = receive(batch);
         if (notReceived != null) {
+            if (handedOver != null) {
+                handedOver.abandon(); // what it sent is rolled back next: not under a thread still sending
+            }
             counts.seen(batch); // what was received comes back from the source: see DeliveryCounts#seen
             return notReceived;
         }
@@ -266,7 +279,9 @@ final class Worker implements Runnable {
     }
 
     private void handle(List<FerryMessage> batch) throws MessageRejectedException, ProduceException {
-        if (pool == null) {
+        if (handedOver != null) {
+            handedOver.finish();
+        } else if (pool == null) {
             for (FerryMessage message : batch) {
                 handler.handle(message, producer);
             }
@@ -283,12 +298,16 @@ final class Worker implements Runnable {
     /**
      * Receives into {@code batch} until it is full, or {@code batchTime} has passed, or no message is
      * waiting; once it holds {@link WorkflowSettings#LINGER_FROM} messages, "waiting" includes what is
-     * left of its {@code batchLinger}. The whole batch is received before any of it is handled, so its
+     * left of its {@code batchLinger}. Without a pool the whole batch is received before any of it is handled, so its
      * sends reach the target together, which costs the target broker less per message than a trickle
-     * (docs/benchmarks.md, "What moved Ferry from 0.56-0.81x to level").
+     * (docs/benchmarks.md, "What moved Ferry from 0.56-0.81x to level"). A pool takes the batch's messages as they come
+     * from its second on, so that it works while the rest is received: a service's time is worth more than the sends'
+     * bunching there. Not while messages the target committed before may come back ({@link DeliveryCounts}): those are
+     * sorted out of the whole batch first.
      */
     private void gather(FerryMessage first, List<FerryMessage> batch) throws ConsumeException, UntranslatableMessageException {
         int limit = isolateRemaining > 0 ? 1 : settings.batchSize();
+        boolean handOver = pool != null && limit > 1 && !counts.anyExpectedBack();
         long deadline = System.nanoTime() + settings.batchTime().toNanos();
         long linger = settings.batchLinger().toNanos();
         boolean lingered = false;
@@ -297,8 +316,16 @@ final class Worker implements Runnable {
         while (message != null) {
             batch.add(message);
             bytes += message.bodySize();
+            if (handedOver != null) {
+                handedOver.add(message);
+            } else if (handOver && batch.size() == 2) {
+                handedOver = pool.open(producer, handler);
+                handedOver.add(batch.get(0));
+                handedOver.add(message);
+            }
             long now = System.nanoTime();
-            if (batch.size() >= limit || bytes >= settings.batchBytes() || now >= deadline) {
+            if (batch.size() >= limit || bytes >= settings.batchBytes() || now >= deadline
+                    || handedOver != null && handedOver.failed()) {
                 break;
             }
             // A lone message means the source is quiet: it goes at once, without first asking the

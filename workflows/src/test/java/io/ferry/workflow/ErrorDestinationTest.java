@@ -214,4 +214,32 @@ class ErrorDestinationTest {
         assertThat(error.getIntProperty(ErrorProperties.ATTEMPTS)).isEqualTo(2);
         assertThat(BridgeFixture.sequences(bridge.drain(bridge.remote, OUT))).containsExactly(2);
     }
+    /**
+     * A pool takes a batch's messages as they are received: those before the one that cannot be translated are being
+     * handled (and sent) when receiving it fails. The batch is given up once they are done, and rolled back; its
+     * messages go one per transaction, so only that one goes to the error destination and each of the others arrives once.
+     */
+    @Test
+    void aMessageThatCannotBeTranslatedAmidABatchAPoolIsHandlingGoesToTheErrorDestinationAlone() throws Exception {
+        int count = 20;
+        int untranslatable = 10;
+        try (JmsTestClient client = new JmsTestClient(bridge.local.url())) {
+            for (int seq = 0; seq < count; seq++) {
+                Message message = seq == untranslatable ? client.session().createObjectMessage("value") : client.bytes(BridgeFixture.payload(seq));
+                client.send(IN, message, Map.of(BridgeFixture.SEQ, seq));
+            }
+        }
+        bridge.start(new PoolingWorkflow(WorkflowSettings.of("translate-pooled", "translate-pooled").withSendEvents(false).withMaxAttempts(2),
+                4, List.of(BridgeFixture.service("pass", message -> { })), bridge.endpoints(), null));
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+                bridge.remote.messageCount(OUT) >= count - 1 && bridge.local.messageCount(ERRORS) == 1);
+        bridge.stopWorkflows();
+        // Counted first, so that a copy shows as one too many.
+        assertThat(bridge.remote.messageCount(OUT)).isEqualTo(count - 1);
+
+        assertThat(BridgeFixture.sequences(bridge.drain(bridge.local, ERRORS))).containsExactly(untranslatable);
+        Set<Integer> expected = BridgeFixture.range(0, count);
+        expected.remove(untranslatable);
+        assertThat(BridgeFixture.sequences(bridge.drain(bridge.remote, OUT))).isEqualTo(expected);
+    }
 }

@@ -133,6 +133,57 @@ class HandlerPoolTest {
         assertThat(producer.commits).hasValue(0);
     }
 
+    @Test
+    void messagesHandedOverOneByOneAreHandledBeforeTheBatchIsComplete() throws Exception {
+        List<FerryMessage> messages = messages(20);
+        Set<String> handledBy = ConcurrentHashMap.newKeySet();
+        AtomicInteger handled = new AtomicInteger();
+        HandlerPool.Batch batch = pool.open(producer, (message, p) -> {
+            handledBy.add(Thread.currentThread().getName());
+            p.produce(message);
+            handled.incrementAndGet();
+        });
+        for (int i = 0; i < 10; i++) {
+            batch.add(messages.get(i));
+        }
+        // The caller, still receiving, handles none: the pool's other threads do, without waiting for the rest.
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> handled.get() == 10);
+        assertThat(handledBy).doesNotContain(Thread.currentThread().getName());
+        for (int i = 10; i < 20; i++) {
+            batch.add(messages.get(i));
+        }
+        batch.finish();
+
+        assertThat(handled).hasValue(20);
+        assertThat(producer.produced).hasValue(20);
+        assertThat(pool.busyHelpers()).isZero();
+    }
+
+    @Test
+    void anAbandonedBatchTakesNoFurtherMessageAndReturnsOnceItsThreadsLetGo() throws Exception {
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger handled = new AtomicInteger();
+        HandlerPool.Batch batch = pool.open(producer, (message, p) -> {
+            if (message.id().equals("0")) {
+                holding.countDown();
+                awaitOrFail(release);
+            }
+            handled.incrementAndGet();
+        });
+        batch.add(messages(1).get(0));
+        assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+        // Receiving the rest failed: the batch is given up, but not under a thread still handling one of its messages.
+        CompletableFuture<Void> abandoned = CompletableFuture.runAsync(batch::abandon);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(batch::failed);
+        assertThat(abandoned).as("waits for the thread still handling a message").isNotDone();
+        release.countDown();
+        abandoned.get(30, TimeUnit.SECONDS);
+
+        assertThat(handled).hasValue(1);
+        assertThat(pool.busyHelpers()).isZero();
+    }
+
     private static List<FerryMessage> messages(int count) {
         return IntStream.range(0, count)
                 .mapToObj(i -> new FerryMessage(Integer.toString(i), FerryMessage.PayloadType.BYTES, ("m" + i).getBytes(StandardCharsets.UTF_8)))
