@@ -84,7 +84,7 @@ final class LoadPass {
     static Pass pass(SendReport sent, SinkReport received) {
         var latency = received.latency();
         var delivery = received.delivery();
-        return new Pass(received.ratePerSecond(),
+        return new Pass(received.ratePerSecond(), sent.ratePerSecond(),
                 new Latency(latency.p50Micros() / 1000, latency.p90Micros() / 1000, latency.p99Micros() / 1000,
                         latency.p999Micros() / 1000, latency.maxMicros() / 1000),
                 // A message of an earlier pass on the case's queue is a copy of one that pass counted, or one that came after that

@@ -35,8 +35,8 @@ final class PerfConsole {
     }
 
     void pass(String phase, Pass pass) {
-        out.printf(Locale.ROOT, "%s: %,.0f msg/s end to end; latency ms p50 %.2f, p90 %.2f, p99 %.2f, p99.9 %.2f, max %.2f%n",
-                phase, pass.throughput(), pass.latency().p50Ms(), pass.latency().p90Ms(), pass.latency().p99Ms(),
+        out.printf(Locale.ROOT, "%s: %,.0f msg/s end to end (sent at %,.0f); latency ms p50 %.2f, p90 %.2f, p99 %.2f, p99.9 %.2f, max %.2f%n",
+                phase, pass.throughput(), pass.sendRate(), pass.latency().p50Ms(), pass.latency().p90Ms(), pass.latency().p99Ms(),
                 pass.latency().p999Ms(), pass.latency().maxMs());
         PerfReport.Delivery delivery = pass.delivery();
         out.printf(Locale.ROOT, "%s delivery: sent %d, received %d, missing %d, duplicated %d, corrupted %d%n",

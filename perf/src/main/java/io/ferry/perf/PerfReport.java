@@ -88,9 +88,11 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
     /**
      * One pass of the load generator through a case: throughput, end-to-end latency, delivery.
      *
+     * @param sendRate            msg/s the load generator sent at: a throughput close to it says the case kept up with the
+     *                            sender, and measured the sender as much as itself
      * @param latencyDistribution [microseconds, count] pairs in logarithmic buckets, for the report's chart
      */
-    public record Pass(double throughput, Latency latency, Delivery delivery, List<long[]> latencyDistribution) {
+    public record Pass(double throughput, double sendRate, Latency latency, Delivery delivery, List<long[]> latencyDistribution) {
     }
 
     /**

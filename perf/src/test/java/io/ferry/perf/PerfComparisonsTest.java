@@ -313,10 +313,10 @@ class PerfComparisonsTest {
     private static CaseRun run(String name, int run, double throughput, double cpuUsPerMessage, PerfReport.Latency atRate) {
         PerfReport.Delivery delivery = new PerfReport.Delivery(MESSAGES, MESSAGES, 0, 0, 0);
         PerfReport.Latency latency = new PerfReport.Latency(1, 2, 3, 4, 5);
-        PerfReport.Pass measured = new PerfReport.Pass(throughput, latency, delivery, List.of());
+        PerfReport.Pass measured = new PerfReport.Pass(throughput, throughput, latency, delivery, List.of());
         List<CpuUse> cpu = List.of(new CpuUse(CpuUse.LOCAL_BROKER, cpuUsPerMessage * MESSAGES / 1000, 0));
         PerfReport.AdapterFigures adapter = new PerfReport.AdapterFigures(new StatisticsJson.SnapshotFigures("", "", List.of(), Map.of()), "");
-        PerfReport.Pass fixedRate = atRate == null ? null : new PerfReport.Pass(100, atRate, delivery, List.of());
+        PerfReport.Pass fixedRate = atRate == null ? null : new PerfReport.Pass(100, 100, atRate, delivery, List.of());
         return new CaseRun(name, PerfCase.FerryCase.KIND, "persistent", run, PerfReport.Warmup.NONE, measured, fixedRate, cpu, null, adapter);
     }
 }
