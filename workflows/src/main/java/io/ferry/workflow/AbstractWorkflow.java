@@ -77,7 +77,7 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
      * services a message is only its send, one at a time on the shared producer anyway, so the hand-off would cost and
      * gain nothing.
      */
-    public static boolean runsAPool(int handlers, int services) {
+    private static boolean runsAPool(int handlers, int services) {
         return handlers > 1 && services > 0;
     }
 

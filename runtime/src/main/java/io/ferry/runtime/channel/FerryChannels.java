@@ -38,7 +38,6 @@ import io.ferry.workflow.PoolingWorkflow;
 import io.ferry.workflow.ServiceFactories;
 import io.ferry.workflow.StandardWorkflow;
 import io.ferry.workflow.WorkflowSettings;
-import io.ferry.workflow.WorkflowType;
 
 /**
  * Every configured channel: built (services included) when this is constructed, before anything
@@ -179,17 +178,14 @@ public final class FerryChannels implements SmartLifecycle {
     }
 
     /**
-     * The workflow's batch-linger: as configured, or unset, the default where the source's provider lingers by default and
-     * the workflow runs no pool. A pool runs services side by side, and would stand idle while a batch lingered
-     * (docs/benchmarks.md, "Fuller batches": a 2 ms service, pool 8 over pool 1).
+     * The workflow's batch-linger: as configured, or unset, the default where the source's provider lingers by default. A
+     * pool lingers too: it handles what the batch holds meanwhile (docs/benchmarks.md, "Fuller batches").
      */
     static Duration batchLinger(FerryProperties.Workflow config, BrokerProvider source) {
         if (config.batchLinger() != null) {
             return config.batchLinger();
         }
-        int handlers = config.type() == WorkflowType.POOLING ? config.poolSize() : 1;
-        boolean runsAPool = AbstractWorkflow.runsAPool(handlers, config.services().size());
-        return source.lingersByDefault() && !runsAPool ? WorkflowSettings.DEFAULT_BATCH_LINGER : Duration.ZERO;
+        return source.lingersByDefault() ? WorkflowSettings.DEFAULT_BATCH_LINGER : Duration.ZERO;
     }
 
     /** Makes the channel's services into {@code services}, then its workflow. */
