@@ -9,7 +9,6 @@ import org.slf4j.LoggerFactory;
 import io.ferry.api.FerryMessage;
 import io.ferry.api.MessageLifecycleEvent;
 import io.ferry.api.Service;
-import io.ferry.api.ServiceException;
 import io.ferry.core.LifecycleStages;
 import io.ferry.core.MessageEndpoints;
 import io.ferry.core.MessageRejectedException;
@@ -129,7 +128,8 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
             try {
                 service.apply(message);
                 event.addMarker(service.stage(), true);
-            } catch (ServiceException | RuntimeException | StackOverflowError | AssertionError e) {
+            } catch (Exception | StackOverflowError | AssertionError e) {
+                // A ServiceException, a bug, or a checked exception a service threw undeclared (other JVM languages can).
                 // Errors one message can cause in a service (deep recursion, an assert) are its rejection too, so the error queue
                 // takes it. Not a class missing from the service's jar, nor the JVM's own troubles (out of memory): every message
                 // would fail alike, and the worker stops rather than move the whole queue to the error queue.

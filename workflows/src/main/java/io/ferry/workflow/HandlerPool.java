@@ -7,7 +7,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -77,8 +76,13 @@ final class HandlerPool implements AutoCloseable {
             return;
         }
         Batch work = open(producer, handler);
-        for (FerryMessage message : batch) {
-            work.add(message);
+        try {
+            for (FerryMessage message : batch) {
+                work.add(message);
+            }
+        } catch (RuntimeException | Error e) {
+            work.abandon();
+            throw e;
         }
         work.finish();
     }
@@ -163,9 +167,10 @@ final class HandlerPool implements AutoCloseable {
             if (startHelper) {
                 try {
                     helpers.execute(this::help);
-                } catch (RejectedExecutionException closed) {
-                    helperDone(); // the pool closed under a worker that outlived its stop: it must not wait for this one
-                    throw closed;
+                } catch (RuntimeException | Error notStarted) {
+                    // The pool closed under a worker that outlived its stop, or no thread could be made: not waited for.
+                    helperDone();
+                    throw notStarted;
                 }
             }
         }
@@ -330,6 +335,10 @@ final class HandlerPool implements AutoCloseable {
             }
             if (first instanceof Error error) {
                 throw error;
+            }
+            if (first != null) {
+                // A checked exception a service threw undeclared: the message was not sent, so its batch is not committed.
+                throw new MessageRejectedException(LifecycleStages.WORKFLOW, "unexpected failure: " + first, first);
             }
         }
     }

@@ -187,6 +187,11 @@ final class Worker implements Runnable {
     private BatchOutcome moveBatch() {
         try {
             return moveBatch(new ArrayList<>());
+        } catch (RuntimeException | Error e) {
+            if (handedOver != null) {
+                handedOver.abandon(); // the worker ends next and closes its producer: not under a thread still sending
+            }
+            throw e;
         } finally {
             handedOver = null;
         }

@@ -33,8 +33,8 @@ public record WorkflowSettings(String channelId, String id, boolean sendEvents, 
     public static final int DEFAULT_BATCH_SIZE = 1000;
     public static final Duration DEFAULT_BATCH_TIME = Duration.ofMillis(50);
     /**
-     * A channel's linger when it sets none, its source's provider lingers by default (Artemis) and its workflow runs no
-     * pool (a pool would stand idle meanwhile): where messages come faster than batches commit, a batch waits up to this
+     * A channel's linger when it sets none and its source's provider lingers by default (Artemis), a pool's too (it handles
+     * what the batch holds meanwhile): where messages come faster than batches commit, a batch waits up to this
      * long in all to fill, which buys the brokers and the adapter fewer commits per message with up to this much latency
      * per batch (docs/benchmarks.md, "Fuller batches"). A batch time shorter than this bounds it.
      */

@@ -60,6 +60,12 @@ final class BridgeFixture implements AutoCloseable {
         void apply(FerryMessage message) throws ServiceException;
     }
 
+    /** Throws {@code thrown} where the compiler takes it for a {@code T}: a checked exception then goes undeclared. */
+    @SuppressWarnings("unchecked")
+    static <T extends Throwable> T sneaky(Throwable thrown) throws T {
+        throw (T) thrown;
+    }
+
     static Service service(String id, ServiceBody body) {
         return new Service() {
             @Override

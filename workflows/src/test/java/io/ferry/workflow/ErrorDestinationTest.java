@@ -6,6 +6,7 @@ import static io.ferry.workflow.BridgeFixture.OUT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Phaser;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -168,15 +170,30 @@ class ErrorDestinationTest {
      */
     @Test
     void aServiceErrorSuchAsAStackOverflowRejectsTheMessageAndTheWorkerGoesOn() throws Exception {
+        rejectedByAServiceThatThrows(new StackOverflowError(),
+                (settings, service) -> new StandardWorkflow(settings, List.of(service), bridge.endpoints(), null));
+    }
+
+    /**
+     * A checked exception a service throws without declaring it (other JVM languages can) is the message's rejection too,
+     * also in a pool's thread: neither lost with its batch committed nor the end of the worker.
+     */
+    @Test
+    void aCheckedExceptionAServiceThrowsUndeclaredRejectsTheMessage() throws Exception {
+        rejectedByAServiceThatThrows(new IOException("undeclared"),
+                (settings, service) -> new PoolingWorkflow(settings, 4, List.of(service), bridge.endpoints(), null));
+    }
+
+    private void rejectedByAServiceThatThrows(Throwable thrown, BiFunction<WorkflowSettings, Service, AbstractWorkflow> workflow)
+            throws Exception {
         int count = 20;
         bridge.sendNumbered(count, seq -> Map.of("poison", seq == 7));
-        Service recursing = BridgeFixture.service("recursing", message -> {
+        Service throwing = BridgeFixture.service("throwing", message -> {
             if (Boolean.TRUE.equals(message.metadata().get("poison"))) {
-                throw new StackOverflowError();
+                throw BridgeFixture.<RuntimeException>sneaky(thrown);
             }
         });
-        bridge.start(new StandardWorkflow(WorkflowSettings.of("errors", "errors").withSendEvents(false).withMaxAttempts(2),
-                List.of(recursing), bridge.endpoints(), null));
+        bridge.start(workflow.apply(WorkflowSettings.of("errors", "errors").withSendEvents(false).withMaxAttempts(2), throwing));
         await().atMost(Duration.ofSeconds(30)).until(() -> bridge.local.messageCount(IN) == 0);
         bridge.stopWorkflows();
         // Counted first, so that a copy shows as one too many.
@@ -185,7 +202,7 @@ class ErrorDestinationTest {
 
         List<Message> errors = bridge.drain(bridge.local, ERRORS);
         assertThat(BridgeFixture.sequences(errors)).containsExactly(7);
-        assertThat(errors.get(0).getStringProperty(ErrorProperties.EXCEPTION_CLASS)).isEqualTo(StackOverflowError.class.getName());
+        assertThat(errors.get(0).getStringProperty(ErrorProperties.EXCEPTION_CLASS)).isEqualTo(thrown.getClass().getName());
         Set<Integer> expected = BridgeFixture.range(0, count);
         expected.remove(7);
         assertThat(BridgeFixture.sequences(bridge.drain(bridge.remote, OUT))).isEqualTo(expected);

@@ -3,6 +3,7 @@ package io.ferry.workflow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -120,6 +121,10 @@ class HandlerPoolTest {
         assertThatThrownBy(() -> pool.handleAll(messages(10), producer, (message, p) -> {
             throw new IllegalStateException("a bug");
         })).isInstanceOf(IllegalStateException.class).hasMessage("a bug");
+        // A checked exception thrown undeclared: the batch must not be committed as if the message were sent.
+        assertThatThrownBy(() -> pool.handleAll(messages(10), producer, (message, p) -> {
+            throw BridgeFixture.<RuntimeException>sneaky(new IOException("undeclared"));
+        })).isInstanceOf(MessageRejectedException.class).hasCauseInstanceOf(IOException.class);
     }
 
     @Test
@@ -161,27 +166,32 @@ class HandlerPoolTest {
 
     @Test
     void anAbandonedBatchTakesNoFurtherMessageAndReturnsOnceItsThreadsLetGo() throws Exception {
+        HandlerPool poolOfTwo = new HandlerPool("test-pool-of-two", 2); // one helper: it holds message 0, and 1 and 2 wait
         CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger handled = new AtomicInteger();
-        HandlerPool.Batch batch = pool.open(producer, (message, p) -> {
+        HandlerPool.Batch batch = poolOfTwo.open(producer, (message, p) -> {
             if (message.id().equals("0")) {
                 holding.countDown();
                 awaitOrFail(release);
             }
             handled.incrementAndGet();
         });
-        batch.add(messages(1).get(0));
+        List<FerryMessage> messages = messages(3);
+        batch.add(messages.get(0));
         assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+        batch.add(messages.get(1));
+        batch.add(messages.get(2));
         // Receiving the rest failed: the batch is given up, but not under a thread still handling one of its messages.
         CompletableFuture<Void> abandoned = CompletableFuture.runAsync(batch::abandon);
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(batch::failed);
         assertThat(abandoned).as("waits for the thread still handling a message").isNotDone();
         release.countDown();
         abandoned.get(30, TimeUnit.SECONDS);
+        poolOfTwo.close();
 
-        assertThat(handled).hasValue(1);
-        assertThat(pool.busyHelpers()).isZero();
+        assertThat(handled).as("only the message held when the batch was given up").hasValue(1);
+        assertThat(poolOfTwo.busyHelpers()).isZero();
     }
 
     private static List<FerryMessage> messages(int count) {
