@@ -185,22 +185,9 @@ final class HandlerPool implements AutoCloseable {
          * once all of them are handled. The first failure is thrown here, once no thread is still handling a message.
          */
         void finish() throws MessageRejectedException, ProduceException {
-            try {
-                setComplete();
-                drain();
-                try {
-                    awaitHelpers(Long.MAX_VALUE);
-                } catch (InterruptedException e) {
-                    // Stopping took longer than the drain timeout: the batch is not committed and returns to the source. Its
-                    // helpers are stopped and waited for first, so that none still sends on the worker's session as it closes.
-                    MessageRejectedException interrupted = interrupted(e);
-                    stopHelpers(interrupted);
-                    awaitHelpersGrace();
-                    Thread.currentThread().interrupt();
-                    throw interrupted;
-                }
-            } finally {
-                current = null;
+            MessageRejectedException interrupted = end();
+            if (interrupted != null) {
+                throw interrupted;
             }
             rethrowFailure();
         }
@@ -211,14 +198,28 @@ final class HandlerPool implements AutoCloseable {
          */
         void abandon() {
             failure.compareAndSet(null, new MessageRejectedException(LifecycleStages.WORKFLOW, "its batch could not be received", null));
+            end();
+        }
+
+        /**
+         * Completes the batch, handles what is left (nothing once it failed) on the calling thread too, and waits for the
+         * helpers. Interrupted, the batch is not committed and returns to the source: stopping took longer than the drain
+         * timeout. Its helpers are stopped and waited for (a while) first, so that none still sends on the worker's session
+         * as it closes; the interrupt is kept, and returned as the batch's rejection. Null when not interrupted.
+         */
+        private MessageRejectedException end() {
             try {
                 setComplete();
+                drain();
                 try {
                     awaitHelpers(Long.MAX_VALUE);
+                    return null;
                 } catch (InterruptedException e) {
-                    stopHelpers(interrupted(e));
+                    MessageRejectedException interrupted = interrupted(e);
+                    stopHelpers(interrupted);
                     awaitHelpersGrace();
                     Thread.currentThread().interrupt();
+                    return interrupted;
                 }
             } finally {
                 current = null;
