@@ -225,6 +225,10 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      * comparisons, Bonferroni) leaves out 1.0: by chance, a run names a difference that is not there less than one time
      * in twenty within a family, however many that family holds. Events and pooling, Ferry against the other bridges, and
      * latency are families of their own, each with its own one in twenty. The interval's width is what the run can resolve.
+     * The spread is the machine's as much as the cases': where the same figure's other comparisons in the family spread
+     * wider, their pooled spread sets the interval ({@link PooledSpread}), so a pair whose few runs happened to agree
+     * closely does not name a difference the run's noise could make (two identical workflows came out 0.93x, runs
+     * 0.90-0.94, in one default run of three).
      *
      * @param figure  {@link #THROUGHPUT}; {@link #CPU_PER_MESSAGE}: every process's CPU per measured message, which
      *                varies less from run to run than the rate; {@link #P50_AT_RATE} or {@link #P99_AT_RATE}: end-to-end
@@ -250,7 +254,11 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
         /** The chance, over a family of comparisons, of naming a difference that is not there. */
         static final double FALSE_DIFFERENCE = 0.05;
 
-        static Comparison of(String first, String second, String delivery, String figure, List<Double> perRun, int family) {
+        /**
+         * @param pooled the spread of the same figure over the family's comparisons; null to judge by this pair's runs alone
+         */
+        static Comparison of(String first, String second, String delivery, String figure, List<Double> perRun, int family,
+                             PooledSpread pooled) {
             List<Double> sorted = perRun.stream().sorted().toList();
             double min = sorted.get(0);
             double max = sorted.get(sorted.size() - 1);
@@ -260,8 +268,11 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
             if (perRun.size() >= 2) {
                 SummaryStatistics logs = new SummaryStatistics();
                 perRun.forEach(ratio -> logs.addValue(Math.log(ratio)));
-                double t = new TDistribution(perRun.size() - 1).inverseCumulativeProbability(1 - FALSE_DIFFERENCE / (2 * family));
-                double margin = t * logs.getStandardDeviation() / Math.sqrt(perRun.size());
+                double share = 1 - FALSE_DIFFERENCE / (2 * family);
+                double margin = margin(logs.getVariance(), perRun.size() - 1, perRun.size(), share);
+                if (pooled != null) {
+                    margin = Math.max(margin, margin(pooled.variance(), pooled.degreesOfFreedom(), perRun.size(), share));
+                }
                 low = Math.exp(logs.getMean() - margin);
                 high = Math.exp(logs.getMean() + margin);
                 boolean covered = (min <= 1 && max >= 1) || (low <= 1 && high >= 1);
@@ -269,6 +280,34 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
             }
             return new Comparison(first, second, delivery, figure, List.copyOf(perRun), PerfSummary.median(perRun), min, max, low, high,
                     family, verdict);
+        }
+
+        /** Half the interval of a mean log ratio over {@code runs} runs, from a variance with these degrees of freedom. */
+        private static double margin(double variance, int degreesOfFreedom, int runs, double share) {
+            return new TDistribution(degreesOfFreedom).inverseCumulativeProbability(share) * Math.sqrt(variance / runs);
+        }
+    }
+
+    /**
+     * One figure's spread over several comparisons of the same runs: the variances of their log ratios, each weighted by
+     * its degrees of freedom (runs less one), and the sum of those. The cases of a run share the machine's noise, so a
+     * figure's spread is better known from all its pairs than from one pair's few runs.
+     */
+    record PooledSpread(double variance, int degreesOfFreedom) {
+
+        /** The pooled spread of these comparisons' runs (each a list of ratios); null where none has two runs. */
+        static PooledSpread of(List<List<Double>> perRuns) {
+            double squares = 0;
+            int degreesOfFreedom = 0;
+            for (List<Double> perRun : perRuns) {
+                if (perRun.size() >= 2) {
+                    SummaryStatistics logs = new SummaryStatistics();
+                    perRun.forEach(ratio -> logs.addValue(Math.log(ratio)));
+                    squares += logs.getVariance() * (perRun.size() - 1);
+                    degreesOfFreedom += perRun.size() - 1;
+                }
+            }
+            return degreesOfFreedom == 0 ? null : new PooledSpread(squares / degreesOfFreedom, degreesOfFreedom);
         }
     }
 }

@@ -21,6 +21,7 @@ import io.ferry.perf.PerfReport.CpuUse;
 import io.ferry.perf.PerfReport.EventsCost;
 import io.ferry.perf.PerfReport.Latency;
 import io.ferry.perf.PerfReport.Pass;
+import io.ferry.perf.PerfReport.PooledSpread;
 import io.ferry.perf.PerfReport.Ratios;
 import io.ferry.perf.PerfReport.Spread;
 import io.ferry.perf.PerfReport.Throughput;
@@ -245,10 +246,17 @@ final class PerfSummary {
         return family(comparisons);
     }
 
-    /** The comparisons asked together: each interval is as wide as the number of them with an interval asks. */
+    /**
+     * The comparisons asked together: each interval is as wide as the number of them with an interval asks, and at least
+     * as wide as the spread of its figure over all of them.
+     */
     private static List<Comparison> family(List<Pair> comparisons) {
         int family = (int) Math.max(1, comparisons.stream().filter(p -> p.perRun().size() >= 2).count());
-        return comparisons.stream().map(p -> Comparison.of(p.first(), p.second(), p.delivery(), p.figure(), p.perRun(), family)).toList();
+        Map<String, PooledSpread> spreads = new HashMap<>();
+        comparisons.stream().map(Pair::figure).distinct().forEach(figure -> spreads.put(figure, PooledSpread.of(
+                comparisons.stream().filter(p -> p.figure().equals(figure)).map(Pair::perRun).toList())));
+        return comparisons.stream().map(p -> Comparison.of(p.first(), p.second(), p.delivery(), p.figure(), p.perRun(), family,
+                spreads.get(p.figure()))).toList();
     }
 
     /** One figure of two cases, run by run, before the run's whole family of comparisons is known. */
