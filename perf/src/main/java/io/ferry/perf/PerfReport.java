@@ -225,10 +225,10 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      * comparisons, Bonferroni) leaves out 1.0: by chance, a run names a difference that is not there less than one time
      * in twenty within a family, however many that family holds. Events and pooling, Ferry against the other bridges, and
      * latency are families of their own, each with its own one in twenty. The interval's width is what the run can resolve.
-     * The spread is the machine's as much as the cases': where the same figure's other comparisons in the family spread
-     * wider, their pooled spread sets the interval ({@link PooledSpread}), so a pair whose few runs happened to agree
-     * closely does not name a difference the run's noise could make (two identical workflows came out 0.93x, runs
-     * 0.90-0.94, in one default run of three).
+     * Between Ferry's own cases the spread is the machine's as much as the pair's: where the same figure's other such
+     * comparisons spread wider, their pooled spread sets the interval ({@link PooledSpread}), so a pair whose few runs
+     * happened to agree closely does not name a difference the run's noise could make (two identical workflows came
+     * out 0.93x, runs 0.90-0.94, in one default run of three).
      *
      * @param figure  {@link #THROUGHPUT}; {@link #CPU_PER_MESSAGE}: every process's CPU per measured message, which
      *                varies less from run to run than the rate; {@link #P50_AT_RATE} or {@link #P99_AT_RATE}: end-to-end
