@@ -227,8 +227,8 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      * latency are families of their own, each with its own one in twenty. The interval's width is what the run can resolve.
      * Between Ferry's own cases the spread is the machine's as much as the pair's: where the same figure's other such
      * comparisons spread wider, their pooled spread sets the interval ({@link PooledSpread}), so a pair whose few runs
-     * happened to agree closely does not name a difference the run's noise could make (two identical workflows came
-     * out 0.93x, runs 0.90-0.94, in one default run of three).
+     * happened to agree closely does not name a difference the run's noise could make (docs/perf.md, "What the default
+     * run answers").
      *
      * @param figure  {@link #THROUGHPUT}; {@link #CPU_PER_MESSAGE}: every process's CPU per measured message, which
      *                varies less from run to run than the rate; {@link #P50_AT_RATE} or {@link #P99_AT_RATE}: end-to-end
@@ -255,7 +255,8 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
         static final double FALSE_DIFFERENCE = 0.05;
 
         /**
-         * @param pooled the spread of the same figure over the family's comparisons; null to judge by this pair's runs alone
+         * @param pooled the spread of the same figure and delivery over the family's comparisons; null to judge by this
+         *               pair's runs alone
          */
         static Comparison of(String first, String second, String delivery, String figure, List<Double> perRun, int family,
                              PooledSpread pooled) {

@@ -248,23 +248,28 @@ final class PerfSummary {
 
     /**
      * The comparisons asked together: each interval is as wide as the number of them with an interval asks, and with
-     * {@code pooled} at least as wide as the spread of its figure over all of them. Pooled only where every pair is
-     * Ferry against Ferry, whose noise is alike by construction; a peer's ratio spreads in a way of its own (the core
-     * bridge's p50 against Ferry's moved 1.04-1.55 in three rounds, the JMS bridge's at batch 1 1.05-1.07).
+     * {@code pooled} at least as wide as the spread of its figure (in its delivery mode) over all of them. Pooled only
+     * where every pair is Ferry against Ferry, whose noise is alike by construction; a peer's ratio to Ferry spreads in
+     * a way of its own (docs/perf.md).
      */
     private static List<Comparison> family(List<Pair> comparisons, boolean pooled) {
         int family = (int) Math.max(1, comparisons.stream().filter(p -> p.perRun().size() >= 2).count());
-        Map<String, PooledSpread> spreads = new HashMap<>();
+        Map<List<String>, PooledSpread> spreads = new HashMap<>();
         if (pooled) {
-            comparisons.stream().map(Pair::figure).distinct().forEach(figure -> spreads.put(figure, PooledSpread.of(
-                    comparisons.stream().filter(p -> p.figure().equals(figure)).map(Pair::perRun).toList())));
+            comparisons.stream().map(Pair::spreadKey).distinct().forEach(key -> spreads.put(key, PooledSpread.of(
+                    comparisons.stream().filter(p -> p.spreadKey().equals(key)).map(Pair::perRun).toList())));
         }
         return comparisons.stream().map(p -> Comparison.of(p.first(), p.second(), p.delivery(), p.figure(), p.perRun(), family,
-                spreads.get(p.figure()))).toList();
+                spreads.get(p.spreadKey()))).toList();
     }
 
     /** One figure of two cases, run by run, before the run's whole family of comparisons is known. */
     private record Pair(String first, String second, String delivery, String figure, List<Double> perRun) {
+
+        /** The pairs whose spreads pool: one figure in one delivery mode. */
+        List<String> spreadKey() {
+            return List.of(figure, delivery);
+        }
     }
 
     private static void compare(String first, String second, String delivery, List<CaseRun> runs, List<Figure> figures, List<Pair> into) {

@@ -103,6 +103,36 @@ class PerfComparisonsTest {
     }
 
     @Test
+    void eachDeliveryModePoolsItsOwnSpread() {
+        List<CaseRun> runs = new ArrayList<>();
+        for (int run = 1; run <= 4; run++) {
+            // Non-persistent: events cost a fifth in every round, within 1%. Persistent: the rounds swing by a third either way.
+            double base = 10_000 + 100 * run;
+            double on = 0.8 * base * (run % 2 == 0 ? 1.01 : 1);
+            runs.add(in("non-persistent", run("standard-events-off", run, base, 100)));
+            runs.add(in("non-persistent", run("standard-events-on", run, on, 100)));
+            runs.add(in("non-persistent", run("pooling-events-off-pool-10", run, base, 100)));
+            runs.add(in("non-persistent", run("pooling-events-on-pool-10", run, on, 100)));
+            boolean even = run % 2 == 0;
+            runs.add(run("standard-events-off", run, 3000, 500));
+            runs.add(run("standard-events-on", run, even ? 2000 : 4000, 500));
+            runs.add(run("pooling-events-off-pool-10", run, even ? 2400 : 3600, 500));
+            runs.add(run("pooling-events-on-pool-10", run, even ? 3600 : 2400, 500));
+        }
+        PerfSettings both = new PerfSettings(MESSAGES, 3072, 0, 0, 4, CASES, 10, 100, null, List.of(true, false), 0, 0, 1000, 4,
+                Path.of("config"), Path.of("target"));
+
+        PerfReport report = PerfSummary.report(both, null, null, runs, "perf");
+
+        Comparison nonPersistent = report.comparisons().stream().filter(c -> c.delivery().equals("non-persistent")
+                && c.first().equals("standard-events-on") && c.figure().equals(Comparison.THROUGHPUT)).findFirst().orElseThrow();
+        // Judged by the non-persistent pairs' spread, not widened by the persistent rounds' swings.
+        assertThat(nonPersistent.high()).isLessThan(0.85);
+        assertThat(nonPersistent.verdict()).isEqualTo(Comparison.LOWER);
+        assertThat(find(report, "standard-events-on", "standard-events-off", Comparison.THROUGHPUT).verdict()).isEqualTo(Comparison.NOISE);
+    }
+
+    @Test
     void ferryIsComparedWithEachOtherBridgeInAFamilyOfItsOwn() {
         List<PerfCase> cases = Stream.of("no-bridge", "core-bridge", "jms-bridge-batch-100", "standard-events-on", "standard-events-off")
                 .map(name -> PerfCase.parse(name, 10)).toList();
@@ -342,6 +372,12 @@ class PerfComparisonsTest {
     /** A measured run of a case whose processes took {@code cpuUsPerMessage} in all (the adapter's statistics empty). */
     private static CaseRun run(String name, int run, double throughput, double cpuUsPerMessage) {
         return run(name, run, throughput, cpuUsPerMessage, null);
+    }
+
+    /** The same run in another delivery mode. */
+    private static CaseRun in(String delivery, CaseRun run) {
+        return new CaseRun(run.name(), run.kind(), delivery, run.run(), run.warmup(), run.measured(), run.fixedRate(), run.cpu(),
+                run.bridge(), run.adapter());
     }
 
     /** The same, after a fixed-rate pass that measured {@code atRate} (null: none). */
