@@ -267,8 +267,7 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
             Double high = null;
             String verdict = ONE_RUN;
             if (perRun.size() >= 2) {
-                SummaryStatistics logs = new SummaryStatistics();
-                perRun.forEach(ratio -> logs.addValue(Math.log(ratio)));
+                SummaryStatistics logs = logs(perRun);
                 double share = 1 - FALSE_DIFFERENCE / (2 * family);
                 double margin = margin(logs.getVariance(), perRun.size() - 1, perRun.size(), share);
                 if (pooled != null) {
@@ -281,6 +280,13 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
             }
             return new Comparison(first, second, delivery, figure, List.copyOf(perRun), PerfSummary.median(perRun), min, max, low, high,
                     family, verdict);
+        }
+
+        /** The runs' ratios as logarithms, whose mean and spread the interval is taken from. */
+        static SummaryStatistics logs(List<Double> perRun) {
+            SummaryStatistics logs = new SummaryStatistics();
+            perRun.forEach(ratio -> logs.addValue(Math.log(ratio)));
+            return logs;
         }
 
         /** Half the interval of a mean log ratio over {@code runs} runs, from a variance with these degrees of freedom. */
@@ -302,9 +308,7 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
             int degreesOfFreedom = 0;
             for (List<Double> perRun : perRuns) {
                 if (perRun.size() >= 2) {
-                    SummaryStatistics logs = new SummaryStatistics();
-                    perRun.forEach(ratio -> logs.addValue(Math.log(ratio)));
-                    squares += logs.getVariance() * (perRun.size() - 1);
+                    squares += Comparison.logs(perRun).getVariance() * (perRun.size() - 1);
                     degreesOfFreedom += perRun.size() - 1;
                 }
             }

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 
 import io.ferry.core.ProfilingTags;
 import io.ferry.perf.PerfCase.FerryCase;
@@ -256,8 +257,8 @@ final class PerfSummary {
         int family = (int) Math.max(1, comparisons.stream().filter(p -> p.perRun().size() >= 2).count());
         Map<List<String>, PooledSpread> spreads = new HashMap<>();
         if (pooled) {
-            comparisons.stream().map(Pair::spreadKey).distinct().forEach(key -> spreads.put(key, PooledSpread.of(
-                    comparisons.stream().filter(p -> p.spreadKey().equals(key)).map(Pair::perRun).toList())));
+            comparisons.stream().collect(Collectors.groupingBy(Pair::spreadKey, Collectors.mapping(Pair::perRun, Collectors.toList())))
+                    .forEach((key, perRuns) -> spreads.put(key, PooledSpread.of(perRuns)));
         }
         return comparisons.stream().map(p -> Comparison.of(p.first(), p.second(), p.delivery(), p.figure(), p.perRun(), family,
                 spreads.get(p.spreadKey()))).toList();
