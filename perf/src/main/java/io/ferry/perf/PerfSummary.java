@@ -225,22 +225,21 @@ final class PerfSummary {
     }
 
     /**
-     * Ferry against each bridge it is measured beside, run by run: its first case with lifecycle events off (StandardWorkflow
-     * in the runs the README shows) against every peer and the core bridge. Each set of figures is a family of its own:
-     * asking more about the peers must not widen the answers about events and pooling, nor latency those about the rate.
+     * Ferry against each bridge it is measured beside, run by run: each of its cases with lifecycle events off (the shipped
+     * PoolingWorkflow among them when the run has it) against every peer and the core bridge. Each set of figures is a family
+     * of its own: asking more about the peers must not widen the answers about events and pooling, nor latency those about
+     * the rate.
      */
     private static List<Comparison> againstPeers(PerfSettings settings, List<CaseRun> runs, List<Figure> figures) {
-        FerryCase ferry = settings.cases().stream().filter(c -> c instanceof FerryCase f && !f.sendEvents()).map(FerryCase.class::cast)
-                .findFirst().orElse(null);
-        if (ferry == null) {
-            return List.of();
-        }
+        List<PerfCase> ferryCases = settings.cases().stream().filter(c -> c instanceof FerryCase f && !f.sendEvents()).toList();
+        List<PerfCase> peers = settings.cases().stream()
+                .filter(c -> c instanceof PerfCase.PeerCase || c instanceof PerfCase.CoreBridgeCase).toList();
         List<Pair> comparisons = new ArrayList<>();
         for (boolean persistent : settings.delivery()) {
             String delivery = PerfSettings.deliveryName(persistent);
-            for (PerfCase perfCase : settings.cases()) {
-                if (perfCase instanceof PerfCase.PeerCase || perfCase instanceof PerfCase.CoreBridgeCase) {
-                    compare(ferry.name(), perfCase.name(), delivery, runs, figures, comparisons);
+            for (PerfCase ferry : ferryCases) {
+                for (PerfCase peer : peers) {
+                    compare(ferry.name(), peer.name(), delivery, runs, figures, comparisons);
                 }
             }
         }

@@ -146,8 +146,7 @@ class PerfComparisonsTest {
             runs.add(run("standard-events-on", run, 2900, 420));
         }
 
-        PerfReport report = PerfSummary.report(new PerfSettings(MESSAGES, 3072, 0, 0, 4, cases, 10, 100, null, List.of(true), 0, 0, 1000, 4,
-                Path.of("config"), Path.of("target")), null, null, runs, "perf");
+        PerfReport report = PerfSummary.report(settings(cases, 4, 0), null, null, runs, "perf");
 
         // The events question keeps its own family: two figures of one pair, however many bridges ran beside it.
         assertThat(report.comparisons()).extracting(Comparison::family).containsOnly(2);
@@ -182,8 +181,7 @@ class PerfComparisonsTest {
             runs.add(run("standard-events-off", run, 3000, 400, new PerfReport.Latency(0.8 * (2.0 + 0.1 * run), 3, 4.0 + 0.2 * run, 6, 7)));
         }
 
-        PerfReport report = PerfSummary.report(new PerfSettings(MESSAGES, 3072, 0, 0, 5, cases, 10, 100, null, List.of(true), 0, 100, 1000,
-                4, Path.of("config"), Path.of("target")), null, null, runs, "perf");
+        PerfReport report = PerfSummary.report(settings(cases, 5, 100), null, null, runs, "perf");
 
         assertThat(report.latencyAgainstPeers()).extracting(c -> c.first() + " / " + c.second() + " " + c.figure()).containsExactly(
                 "standard-events-off / core-bridge p50 @rate", "standard-events-off / core-bridge p99 @rate",
@@ -204,6 +202,33 @@ class PerfComparisonsTest {
         assertThat(printed(report))
                 .contains("Ferry's latency at the fixed rate against the other bridges, run by run (first case / second in the same runs")
                 .containsPattern("standard-events-off / core-bridge, persistent +p50 @rate +0\\.800 \\(0\\.800-0\\.800\\)  interval 0\\.800-0\\.800  lower");
+    }
+
+    @Test
+    void eachFerryCaseWithEventsOffIsComparedWithEachOtherBridge() {
+        List<PerfCase> cases = Stream.of("core-bridge", "standard-events-off", "standard-events-on", "pooling-events-off")
+                .map(name -> PerfCase.parse(name, 10)).toList();
+        List<CaseRun> runs = new ArrayList<>();
+        for (int run = 1; run <= 4; run++) {
+            double coreP50 = 2.0 + 0.1 * run;
+            runs.add(run("core-bridge", run, 3000, 500, new PerfReport.Latency(coreP50, 3, 5.0, 6, 7)));
+            // StandardWorkflow's p50 is 1.1x the core bridge's in every run, the shipped PoolingWorkflow's 0.9x.
+            runs.add(run("standard-events-off", run, 3000, 500, new PerfReport.Latency(1.1 * coreP50, 3, 5.0, 6, 7)));
+            runs.add(run("standard-events-on", run, 3000, 500, new PerfReport.Latency(0.5 * coreP50, 3, 5.0, 6, 7)));
+            runs.add(run("pooling-events-off-pool-10", run, 3000, 500, new PerfReport.Latency(0.9 * coreP50, 3, 5.0, 6, 7)));
+        }
+
+        PerfReport report = PerfSummary.report(settings(cases, 4, 100), null, null, runs, "perf");
+
+        // Events on is the events question's, not the peers'.
+        assertThat(report.latencyAgainstPeers()).extracting(c -> c.first() + " / " + c.second() + " " + c.figure()).containsExactly(
+                "standard-events-off / core-bridge p50 @rate", "standard-events-off / core-bridge p99 @rate",
+                "pooling-events-off-pool-10 / core-bridge p50 @rate", "pooling-events-off-pool-10 / core-bridge p99 @rate");
+        assertThat(report.latencyAgainstPeers()).extracting(Comparison::family).containsOnly(4);
+        assertThat(report.latencyAgainstPeers().get(0).verdict()).isEqualTo(Comparison.HIGHER);
+        assertThat(report.latencyAgainstPeers().get(2).verdict()).isEqualTo(Comparison.LOWER);
+        assertThat(report.againstPeers()).extracting(c -> c.first() + " / " + c.second()).containsOnly(
+                "standard-events-off / core-bridge", "pooling-events-off-pool-10 / core-bridge");
     }
 
     @Test
@@ -335,7 +360,12 @@ class PerfComparisonsTest {
     }
 
     private static PerfSettings settings(int runs) {
-        return new PerfSettings(MESSAGES, 3072, 0, 0, runs, CASES, 10, 100, null, List.of(true), 0, 0, 1000, 4, Path.of("config"),
+        return settings(CASES, runs, 0);
+    }
+
+    /** Persistent runs of {@code cases}, with a fixed-rate pass at {@code latencyRate} msg/s (0: none). */
+    private static PerfSettings settings(List<PerfCase> cases, int runs, int latencyRate) {
+        return new PerfSettings(MESSAGES, 3072, 0, 0, runs, cases, 10, 100, null, List.of(true), 0, latencyRate, 1000, 4, Path.of("config"),
                 Path.of("target"));
     }
 
