@@ -1,8 +1,11 @@
 package io.ferry.perf;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 import io.ferry.perf.PerfReport.CaseSummary;
@@ -11,6 +14,7 @@ import io.ferry.perf.PerfReport.Comparison;
 import io.ferry.perf.PerfReport.EventsCost;
 import io.ferry.perf.PerfReport.Pass;
 import io.ferry.perf.PerfReport.Spread;
+import io.ferry.perf.PerfReport.Throughput;
 
 /** What the perf run prints as it goes, and the summary tables at its end. */
 final class PerfConsole {
@@ -102,6 +106,7 @@ final class PerfConsole {
                     adapter == null ? "-" : decimal(adapter.overheadMeanUs()), adapter == null ? "-" : decimal(adapter.overheadP50Us()),
                     adapter == null ? "-" : String.format(Locale.ROOT, "%.2f", adapter.cores()));
         }
+        keptPace(report);
         if (fixedRate) {
             out.printf(Locale.ROOT, "%n@rate: end-to-end latency at a fixed %.0f msg/s (%d messages per case, %s)%n",
                     report.settings().latencyRate(), report.settings().latencyMessages(), report.settings().latencySideBySide()
@@ -159,6 +164,24 @@ final class PerfConsole {
 
     private static String pairName(Comparison c) {
         return c.first() + " / " + c.second() + ", " + c.delivery();
+    }
+
+    /**
+     * The bridges that delivered as fast as the load generator sent, per delivery mode: their msg/s is how fast the senders went
+     * beside them on the shared cores, not how fast they could go, so the CPU each message cost tells them apart.
+     */
+    private void keptPace(PerfReport report) {
+        Map<String, List<String>> byDelivery = new LinkedHashMap<>();
+        for (CaseSummary s : report.summaries()) {
+            Throughput t = s.throughput();
+            if (t.keptPace() > 0 && !s.name().equals(PerfCase.NO_BRIDGE_NAME)) {
+                byDelivery.computeIfAbsent(s.delivery(), d -> new ArrayList<>())
+                        .add(t.keptPace() == t.runs() ? s.name() : s.name() + " (" + t.keptPace() + " of " + t.runs() + " runs)");
+            }
+        }
+        byDelivery.forEach((delivery, names) -> out.printf(Locale.ROOT, "%n%s, kept pace with the load generator (delivered at %.0f%% or more "
+                + "of its send rate; in every run unless said): %s. Their msg/s is how fast the senders went beside them, not how fast "
+                + "they could go: CPU per message, below, tells them apart.%n", delivery, 100 * Throughput.KEPT_PACE, String.join(", ", names)));
     }
 
     /** Where the CPU went: per measured message and process, so a reader sees what each bridge costs the whole machine. */

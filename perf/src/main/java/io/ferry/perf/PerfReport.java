@@ -156,8 +156,22 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
         }
     }
 
-    /** Median throughput over a case's runs, and the spread. */
-    public record Throughput(double median, double min, double max) {
+    /**
+     * Median throughput over a case's runs, and the spread.
+     *
+     * @param keptPace the runs whose measured pass delivered end to end at {@link #KEPT_PACE} or more of the rate the load
+     *                 generator sent at: there the figure is how fast the senders went beside the bridge, not the bridge's limit
+     * @param runs     the runs measured
+     */
+    public record Throughput(double median, double min, double max, int keptPace, int runs) {
+
+        /** The share of the send rate at which a pass is said to have kept pace: a backlog at the end costs it more. */
+        public static final double KEPT_PACE = 0.95;
+
+        /** Whether {@code pass} kept pace with the load generator. */
+        static boolean keptPace(Pass pass) {
+            return pass.sendRate() > 0 && pass.throughput() >= KEPT_PACE * pass.sendRate();
+        }
     }
 
     /** Throughput over the no-bridge limit and over Artemis's core bridge, in the same run; null where that case did not run. */

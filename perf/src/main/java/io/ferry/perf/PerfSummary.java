@@ -86,7 +86,8 @@ final class PerfSummary {
                                          String workflowId) {
         List<Double> throughputs = runs.stream().map(r -> r.measured().throughput()).sorted().toList();
         double median = median(throughputs);
-        Throughput throughput = new Throughput(median, throughputs.get(0), throughputs.get(throughputs.size() - 1));
+        Throughput throughput = new Throughput(median, throughputs.get(0), throughputs.get(throughputs.size() - 1),
+                (int) runs.stream().filter(r -> Throughput.keptPace(r.measured())).count(), runs.size());
         List<Pass> fixedRate = runs.stream().map(CaseRun::fixedRate).filter(p -> p != null).toList();
         Ratios ratios = new Ratios(noBridge == null ? null : median / noBridge, coreBridge == null ? null : median / coreBridge);
         AdapterCosts adapter = perfCase instanceof FerryCase ferry ? adapterCosts(ferry, runs, workflowId) : null;
