@@ -73,7 +73,7 @@ class PerfConsoleTest {
         assertThat(lines.get(at + 2).indexOf(" " + second + " ") + second.length() + 1).as(lines.get(at + 2)).isEqualTo(end);
     }
 
-    private static PerfReport.CaseSummary summary(String name, double throughput, double totalCpuUs) {
+    static PerfReport.CaseSummary summary(String name, double throughput, double totalCpuUs) {
         boolean ferry = !name.equals("core-bridge");
         return new PerfReport.CaseSummary(name, ferry ? "ferry" : "core-bridge", "persistent", new PerfReport.Throughput(throughput, throughput,
                 throughput, 0, 1), new PerfReport.Latency(2.7, 5.0, 14.9, 30.0, 51.9), new PerfReport.Latency(1.45, 3.0, 6.5, 6.8, 7.0),
