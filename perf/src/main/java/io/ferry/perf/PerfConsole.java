@@ -181,7 +181,7 @@ final class PerfConsole {
         }
         byDelivery.forEach((delivery, names) -> out.printf(Locale.ROOT, "%n%s, kept pace with the load generator (delivered at %.0f%% or more "
                 + "of its send rate; in every run unless said): %s. Their msg/s is how fast the senders went beside them, not how fast "
-                + "they could go: CPU per message, below, tells them apart.%n", delivery, 100 * Throughput.KEPT_PACE, String.join(", ", names)));
+                + "they could go: CPU per message tells them apart.%n", delivery, 100 * Throughput.KEPT_PACE, String.join(", ", names)));
     }
 
     /** Where the CPU went: per measured message and process, so a reader sees what each bridge costs the whole machine. */
