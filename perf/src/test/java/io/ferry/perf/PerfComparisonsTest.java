@@ -364,7 +364,7 @@ class PerfComparisonsTest {
     }
 
     /** Persistent runs of {@code cases}, with a fixed-rate pass at {@code latencyRate} msg/s (0: none). */
-    private static PerfSettings settings(List<PerfCase> cases, int runs, int latencyRate) {
+    static PerfSettings settings(List<PerfCase> cases, int runs, int latencyRate) {
         return new PerfSettings(MESSAGES, 3072, 0, 0, runs, cases, 10, 100, null, List.of(true), 0, latencyRate, 1000, 4, Path.of("config"),
                 Path.of("target"));
     }

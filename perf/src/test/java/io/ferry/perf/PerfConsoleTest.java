@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +43,7 @@ class PerfConsoleTest {
             runs.add(run("standard-events-off", run, 5000 - 50 * run, 5000));
             runs.add(run("pooling-events-off-pool-10", run, run <= 2 ? 5000 : 4700, 5000));
         }
-        PerfReport report = PerfSummary.report(new PerfSettings(10_000, 3072, 0, 0, 4, cases, 10, 100, null, List.of(true), 0, 0, 1000, 4,
-                Path.of("config"), Path.of("target")), null, null, runs, "perf");
+        PerfReport report = PerfSummary.report(PerfComparisonsTest.settings(cases, 4, 0), null, null, runs, "perf");
 
         assertThat(report.summaries()).extracting(s -> s.name() + " " + s.throughput().keptPace() + "/" + s.throughput().runs())
                 .containsExactly("no-bridge 4/4", "core-bridge 0/4", "standard-events-off 4/4", "pooling-events-off-pool-10 2/4");
