@@ -108,6 +108,13 @@ public final class HealthCommand implements Callable<Integer> {
                         + " (or name another variable with --password-env)");
             }
         }
+        // Checked last: it makes the folders the report goes to.
+        if (json != null) {
+            HealthReportFiles.checkWritable(json, "--json");
+        }
+        if (html != null) {
+            HealthReportFiles.checkWritable(html, "--html");
+        }
         return new ManagementClient(uri, user, password);
     }
 

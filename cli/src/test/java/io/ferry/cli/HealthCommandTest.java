@@ -37,6 +37,8 @@ class HealthCommandTest {
 
     private HttpServer server;
     private final Map<String, String> answers = new ConcurrentHashMap<>();
+    /** An HTTP status in place of the answer, by path. */
+    private final Map<String, Integer> failures = new ConcurrentHashMap<>();
 
     @AfterEach
     void stopServer() {
@@ -56,6 +58,10 @@ class HealthCommandTest {
             String path = exchange.getRequestURI().getPath();
             String answer = answers.get(path);
             int status = answer == null ? 404 : path.equals("/actuator/health") && answer.contains("\"DOWN\"") ? 503 : 200;
+            if (failures.containsKey(path)) {
+                status = failures.get(path);
+                answer = "";
+            }
             if (authorization != null && !authorization.equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
                 status = 401;
                 answer = "";
@@ -196,6 +202,15 @@ class HealthCommandTest {
     }
 
     @Test
+    void anUnknownHostIsSaidSoOnOneLineWithExitCodeThree() {
+        // .invalid never resolves (RFC 6761): the JDK's client reports it as a ConnectException, as it does a refusal.
+        String url = "http://no-such-host.invalid:8091";
+        CommandRun result = run("health", "--url", url, "--sample", "300ms");
+        assertThat(result.exitCode()).isEqualTo(HealthCommand.EXIT_UNREACHABLE);
+        assertThat(result.err()).isEqualTo("ferry health: cannot reach " + url + ": unknown host no-such-host.invalid" + System.lineSeparator());
+    }
+
+    @Test
     void aServerThatIsNotFerryIsOneLineAndExitCodeThree() throws Exception {
         String url = serve(null);
         CommandRun nothing = run("health", "--url", url, "--sample", "300ms");
@@ -211,6 +226,38 @@ class HealthCommandTest {
         CommandRun noTags = run("health", "--url", url, "--sample", "300ms");
         assertThat(noTags.exitCode()).isEqualTo(HealthCommand.EXIT_UNREACHABLE);
         assertThat(noTags.err()).contains("not a Ferry management endpoint (no cumulative").hasLineCount(1);
+        answers.put("/actuator/profiling", "{\"cumulative\":{\"tags\":[null]}}");
+        CommandRun nullTag = run("health", "--url", url, "--sample", "300ms");
+        assertThat(nullTag.exitCode()).isEqualTo(HealthCommand.EXIT_UNREACHABLE);
+        assertThat(nullTag.err()).contains("/actuator/profiling: not a Ferry management endpoint (a tag without a name)").hasLineCount(1);
+        answers.put("/actuator/profiling", "{\"cumulative\":{\"tags\":[{\"tag\":\"x\",\"count\":\"many\"}]}}");
+        CommandRun badFigure = run("health", "--url", url, "--sample", "300ms");
+        assertThat(badFigure.exitCode()).isEqualTo(HealthCommand.EXIT_UNREACHABLE);
+        assertThat(badFigure.err()).contains("/actuator/profiling: not a Ferry management endpoint (unreadable statistics (").hasLineCount(1);
+    }
+
+    @Test
+    void aNewerAdaptersExtraFiguresAndMissingTablesStillGiveTheReport() throws Exception {
+        ferryAnswers();
+        // A later build may add a figure per tag; the ones this build knows still read.
+        answers.computeIfPresent("/actuator/profiling", (path, json) -> json.replace("{\"tag\":", "{\"figureOfALaterBuild\":1,\"tag\":"));
+        assertThat(answers.get("/actuator/profiling")).contains("figureOfALaterBuild");
+        failures.put("/actuator/profiling/cumulative", 500);
+        String url = serve(null);
+
+        CommandRun result = run("health", "--url", url, "--sample", "300ms");
+
+        assertThat(result.err()).isEmpty();
+        assertThat(result.exitCode()).isEqualTo(HealthCommand.EXIT_FINDINGS);
+        assertThat(result.out()).contains("Ferry health check of " + url, "During the sample").doesNotContain("Performance Statistics");
+    }
+
+    @Test
+    void aReportPathThatCannotBeWrittenStopsBeforeTheSample() {
+        // Port 1 answers nothing: an exit code of 3 would mean the adapter was read before the path was checked.
+        CommandRun json = run("health", "--url", "http://127.0.0.1:1", "--sample", "300ms", "--json", dir.toString());
+        assertThat(json.exitCode()).isEqualTo(HealthCommand.EXIT_BAD_INPUT);
+        assertThat(json.err()).isEqualTo("ferry health: --json " + dir + ": cannot write there: " + dir + ": a directory" + System.lineSeparator());
     }
 
     @Test

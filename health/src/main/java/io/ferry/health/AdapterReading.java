@@ -12,8 +12,13 @@ import tools.jackson.databind.json.JsonMapper;
 import io.ferry.profiling.StatisticsJson;
 import io.ferry.runtime.management.ManagementClient;
 
-/** What the adapter said at one moment: its cumulative statistics, its meters and its health. */
-public record AdapterReading(Instant at, StatisticsJson.SnapshotFigures profiling, MetricSamples metrics, Health health) {
+/**
+ * What the adapter said at one moment: its cumulative statistics, its meters and its health.
+ *
+ * @param at    when, as the report shows it
+ * @param nanos when, by {@link System#nanoTime()}: the time between two readings, which a change of the clock does not move
+ */
+public record AdapterReading(Instant at, long nanos, StatisticsJson.SnapshotFigures profiling, MetricSamples metrics, Health health) {
 
     /** The adapter's health: overall status and one entry per channel. */
     record Health(String status, List<ChannelState> channels) {
@@ -40,11 +45,17 @@ public record AdapterReading(Instant at, StatisticsJson.SnapshotFigures profilin
         if (!profiling.path("cumulative").path("tags").isArray()) {
             throw client.notFerry("/actuator/profiling", "no cumulative statistics in its answer");
         }
-        StatisticsJson.SnapshotFigures cumulative = JSON.treeToValue(profiling.path("cumulative"), StatisticsJson.SnapshotFigures.class);
+        StatisticsJson.SnapshotFigures cumulative;
+        try {
+            cumulative = FiguresFile.statistics(profiling.path("cumulative"));
+        } catch (IllegalArgumentException e) {
+            throw client.notFerry("/actuator/profiling", e.getMessage());
+        }
         Instant at = Instant.now();
+        long nanos = System.nanoTime();
         MetricSamples samples = metrics.readAll();
         Health health = health(client.json("/actuator/health", true));
-        return new AdapterReading(at, cumulative, samples, health);
+        return new AdapterReading(at, nanos, cumulative, samples, health);
     }
 
     static Health health(JsonNode node) {

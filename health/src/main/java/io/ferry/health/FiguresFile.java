@@ -55,16 +55,30 @@ public record FiguresFile(Path path, String kind, StatisticsJson.SnapshotFigures
 
     private static StatisticsJson.SnapshotFigures figures(Path path, JsonNode node) {
         try {
-            StatisticsJson.SnapshotFigures figures = JSON.treeToValue(node, StatisticsJson.SnapshotFigures.class);
-            for (StatisticsJson.TagFigures tag : figures.tags()) {
-                if (tag == null || tag.tag() == null) {
-                    throw bad(path, "a tag without a name");
-                }
-            }
-            return figures;
-        } catch (JacksonException e) {
-            throw bad(path, "unreadable statistics (" + e.getOriginalMessage() + ")");
+            return statistics(node);
+        } catch (IllegalArgumentException e) {
+            throw bad(path, e.getMessage());
         }
+    }
+
+    /**
+     * The per-tag statistics in {@code node}, from a file or from a running adapter's {@code /actuator/profiling}.
+     *
+     * @throws IllegalArgumentException why they do not read as Ferry's
+     */
+    static StatisticsJson.SnapshotFigures statistics(JsonNode node) {
+        StatisticsJson.SnapshotFigures figures;
+        try {
+            figures = JSON.treeToValue(node, StatisticsJson.SnapshotFigures.class);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("unreadable statistics (" + e.getOriginalMessage() + ")", e);
+        }
+        for (StatisticsJson.TagFigures tag : figures.tags()) {
+            if (tag == null || tag.tag() == null) {
+                throw new IllegalArgumentException("a tag without a name");
+            }
+        }
+        return figures;
     }
 
     private static HealthCheckException bad(Path path, String why) {

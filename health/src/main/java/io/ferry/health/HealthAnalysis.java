@@ -1,6 +1,5 @@
 package io.ferry.health;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,7 +27,7 @@ public final class HealthAnalysis {
      * @param tables the adapter's own tables, or null
      */
     public static HealthReport report(String url, AdapterReading first, AdapterReading last, List<BusyPoint> busy, String tables) {
-        double seconds = Math.max(Duration.between(first.at(), last.at()).toNanos() / 1e9, 1e-3);
+        double seconds = Math.max((last.nanos() - first.nanos()) / 1e9, 1e-3);
         List<ChannelReport> channels = new ArrayList<>();
         for (String id : channelIds(last)) {
             channels.add(channel(id, first, last, busy, seconds));

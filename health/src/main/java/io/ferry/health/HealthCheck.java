@@ -1,7 +1,6 @@
 package io.ferry.health;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,10 +41,10 @@ public final class HealthCheck {
     private HealthReport sample(Duration sample) throws InterruptedException {
         AdapterReading first = AdapterReading.read(client, metrics);
         List<BusyPoint> busy = new ArrayList<>();
-        busy.add(point(first.at(), first.at(), first.metrics()));
-        Instant end = first.at().plus(sample);
+        busy.add(point(first.nanos(), first.nanos(), first.metrics()));
+        long end = first.nanos() + sample.toNanos();
         while (true) {
-            Duration left = Duration.between(Instant.now(), end);
+            Duration left = Duration.ofNanos(end - System.nanoTime());
             if (left.compareTo(BUSY_POLL_INTERVAL) <= 0) {
                 if (!left.isNegative()) {
                     Thread.sleep(left.toMillis());
@@ -53,16 +52,24 @@ public final class HealthCheck {
                 break;
             }
             Thread.sleep(BUSY_POLL_INTERVAL.toMillis());
-            busy.add(point(first.at(), Instant.now(), metrics.readBusy()));
+            busy.add(point(first.nanos(), System.nanoTime(), metrics.readBusy()));
         }
         AdapterReading last = AdapterReading.read(client, metrics);
-        busy.add(point(first.at(), last.at(), last.metrics()));
-        String tables = client.textOrNull("/actuator/profiling/cumulative");
-        return HealthAnalysis.report(client.base().toString(), first, last, busy, tables);
+        busy.add(point(first.nanos(), last.nanos(), last.metrics()));
+        return HealthAnalysis.report(client.base().toString(), first, last, busy, tables());
     }
 
-    private static BusyPoint point(Instant start, Instant at, MetricSamples samples) {
+    /** The adapter's perf4j tables; null when it does not serve them: they add to a report whose sample is already taken. */
+    private String tables() {
+        try {
+            return client.textOrNull("/actuator/profiling/cumulative");
+        } catch (ManagementException e) {
+            return null;
+        }
+    }
+
+    private static BusyPoint point(long startNanos, long atNanos, MetricSamples samples) {
         Map<String, Double> busy = samples.byTag(MetricNames.WORKERS_BUSY, MetricNames.CHANNEL);
-        return new BusyPoint(HealthAnalysis.round(Duration.between(start, at).toNanos() / 1e9, 2), busy);
+        return new BusyPoint(HealthAnalysis.round((atNanos - startNanos) / 1e9, 2), busy);
     }
 }

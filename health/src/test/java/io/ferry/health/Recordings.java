@@ -69,7 +69,7 @@ public final class Recordings {
 
     /** A reading now, at the given second of the sample. */
     public AdapterReading reading(double second, AdapterReading.Health health) {
-        return new AdapterReading(Instant.parse("2026-05-01T10:00:00Z").plusMillis(Math.round(second * 1000)), figures(),
+        return new AdapterReading(Instant.parse("2026-05-01T10:00:00Z").plusMillis(Math.round(second * 1000)), Math.round(second * 1e9), figures(),
                 new MetricSamples(meters), health);
     }
 

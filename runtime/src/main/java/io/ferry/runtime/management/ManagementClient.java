@@ -1,12 +1,14 @@
 package io.ferry.runtime.management;
 
 import java.net.ConnectException;
+import java.net.UnknownHostException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
@@ -176,12 +178,29 @@ public final class ManagementClient {
             return unreachable(base + path + " gave no answer within " + timeout.toSeconds() + " s");
         }
         if (failure instanceof ConnectException) {
-            return unreachable("connection refused (is the adapter running, with ferry.management.port set to this port?)");
+            return unreachable(connectFailure(failure));
         }
         if (failure instanceof IllegalArgumentException) {
             return new ManagementException(ManagementException.Kind.BAD_URL, base + ": " + failure.getMessage());
         }
         return unreachable(failure.getMessage() != null ? failure.getMessage() : failure.getClass().getSimpleName());
+    }
+
+    /** Why no connection was made: the JDK's client wraps an unknown host and a missing route in a ConnectException too. */
+    private String connectFailure(Throwable failure) {
+        String message = null;
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof UnresolvedAddressException || cause instanceof UnknownHostException) {
+                return "unknown host " + base.getHost();
+            }
+            if (cause.getMessage() != null) {
+                message = cause.getMessage();
+            }
+        }
+        if (message == null || message.contains("refused")) {
+            return "connection refused (is the adapter running, with ferry.management.port set to this port?)";
+        }
+        return message;
     }
 
     private ManagementException unexpected(String path, HttpResponse<String> response) {
