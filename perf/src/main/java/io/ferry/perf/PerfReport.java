@@ -162,11 +162,18 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      * @param keptPace the runs whose measured pass delivered end to end at {@link #KEPT_PACE} or more of the rate the load
      *                 generator sent at: there the figure is how fast the senders went beside the bridge, not the bridge's limit
      * @param runs     the runs measured
+     * @param keptPaceShare the share of the send rate that {@code keptPace} counted from ({@link #KEPT_PACE}); 0 in a report
+     *                 that did not record it
      */
-    public record Throughput(double median, double min, double max, int keptPace, int runs) {
+    public record Throughput(double median, double min, double max, int keptPace, int runs, double keptPaceShare) {
 
         /** The share of the send rate at which a pass is said to have kept pace: a backlog at the end costs it more. */
         public static final double KEPT_PACE = 0.95;
+
+        /** The spread of {@code runs} measured passes, {@code keptPace} of them at {@link #KEPT_PACE} of the send rate or more. */
+        Throughput(double median, double min, double max, int keptPace, int runs) {
+            this(median, min, max, keptPace, runs, KEPT_PACE);
+        }
 
         /** Whether {@code pass} kept pace with the load generator. */
         static boolean keptPace(Pass pass) {
