@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.apache.commons.math3.distribution.BinomialDistribution;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.stat.descriptive.SummaryStatistics;
 
@@ -241,8 +242,9 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
     /**
      * Two cases compared run by run: every run measures every case (in mirrored pairs of rounds, ABCD then DCBA, so a
      * drift within a round favours neither), and each run gives the ratio of the first case's figure to the second's.
-     * A single run on two shared cores can differ from the next by 1.4x, so a difference is named only when every run
-     * shows it and the interval of the ratio (Student's t on the runs' log ratios, at 95% for its whole family of
+     * A single run on two shared cores can differ from the next by 1.4x, so a difference is named only when the runs show
+     * it (every one of them, or more than a sign test would put on that side by chance, which takes nine runs or more) and
+     * the interval of the ratio (Student's t on the runs' log ratios, at 95% for its whole family of
      * comparisons, Bonferroni) leaves out 1.0: by chance, a run names a difference that is not there less than one time
      * in twenty within a family, however many that family holds. Events and pooling, Ferry against the other bridges, and
      * latency are families of their own, each with its own one in twenty. The interval's width is what the run can resolve.
@@ -259,7 +261,7 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      * @param high    the interval's upper end (null with one run)
      * @param family  how many comparisons of its family have an interval (two runs or more), the interval's share of the 5%
      *                being 1 in this many
-     * @param verdict what the runs say: {@link #NOISE} when their spread or the interval covers 1.0
+     * @param verdict what the runs say: {@link #NOISE} when the interval covers 1.0 or the runs do not stand on one side of it
      */
     public record Comparison(String first, String second, String delivery, String figure, List<Double> perRun, double median,
                              double min, double max, Double low, Double high, int family, String verdict) {
@@ -296,11 +298,25 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
                 }
                 low = Math.exp(logs.getMean() - margin);
                 high = Math.exp(logs.getMean() + margin);
-                boolean covered = (min <= 1 && max >= 1) || (low <= 1 && high >= 1);
-                verdict = covered ? NOISE : min > 1 ? HIGHER : LOWER;
+                verdict = low > 1 && runsAgree(perRun, true, share) ? HIGHER : high < 1 && runsAgree(perRun, false, share) ? LOWER : NOISE;
             }
             return new Comparison(first, second, delivery, figure, List.copyOf(perRun), PerfSummary.median(perRun), min, max, low, high,
                     family, verdict);
+        }
+
+        /**
+         * Whether the runs stand on one side of 1.0 (above it, or below): every one of them, as a few runs must, or more of
+         * them than chance would put there as often as {@code 1 - share} (a sign test at the interval's level). Over many
+         * runs a few are bound to land on the other side of a real difference of a few percent.
+         */
+        static boolean runsAgree(List<Double> perRun, boolean above, double share) {
+            int onThatSide = (int) perRun.stream().filter(ratio -> above ? ratio > 1 : ratio < 1).count();
+            if (onThatSide == perRun.size()) {
+                return true;
+            }
+            // No random generator: only the distribution's probabilities are used.
+            BinomialDistribution chance = new BinomialDistribution(null, perRun.size(), 0.5);
+            return onThatSide > 0 && 1 - chance.cumulativeProbability(onThatSide - 1) <= 1 - share;
         }
 
         /** The runs' ratios as logarithms, whose mean and spread the interval is taken from. */

@@ -246,6 +246,40 @@ class PerfComparisonsTest {
     }
 
     @Test
+    void manyRunsNameADifferenceThatSomeOfThemDoNotShow() {
+        // A hundred runs, 64 of them 8% above and 36 of them 3% below: the interval leaves 1.0 out (1.027-1.051), and 64 of
+        // 100 on one side happens by chance 0.33% of the time, within the 1.25% that two questions leave each side.
+        List<Double> perRun = runs(1.08, 64, 0.97, 36);
+        Comparison c = Comparison.of("a", "b", "persistent", Comparison.CPU_PER_MESSAGE, perRun, 2, null);
+        assertThat(c.low()).isCloseTo(1.0268, within(0.0001));
+        assertThat(c.high()).isCloseTo(1.0514, within(0.0001));
+        assertThat(c.verdict()).isEqualTo(Comparison.HIGHER);
+        // Among eight questions each side has 0.3125%: the same runs are noise.
+        assertThat(Comparison.of("a", "b", "persistent", Comparison.CPU_PER_MESSAGE, perRun, 8, null).verdict()).isEqualTo(Comparison.NOISE);
+        // Below as above.
+        List<Double> inverse = perRun.stream().map(ratio -> 1 / ratio).toList();
+        assertThat(Comparison.of("b", "a", "persistent", Comparison.CPU_PER_MESSAGE, inverse, 2, null).verdict()).isEqualTo(Comparison.LOWER);
+        // 58 of 100 on one side happens by chance 6.7% of the time: noise, though the interval (1.034-1.062) leaves 1.0 out.
+        Comparison fewer = Comparison.of("a", "b", "persistent", Comparison.CPU_PER_MESSAGE, runs(1.10, 58, 0.98, 42), 2, null);
+        assertThat(fewer.low()).isGreaterThan(1);
+        assertThat(fewer.verdict()).isEqualTo(Comparison.NOISE);
+    }
+
+    /** {@code count} runs at {@code ratio} and {@code otherCount} at {@code other}, interleaved. */
+    private static List<Double> runs(double ratio, int count, double other, int otherCount) {
+        List<Double> runs = new ArrayList<>();
+        for (int i = 0; i < Math.max(count, otherCount); i++) {
+            if (i < count) {
+                runs.add(ratio);
+            }
+            if (i < otherCount) {
+                runs.add(other);
+            }
+        }
+        return runs;
+    }
+
+    @Test
     void aRunWithoutAFigureAboveZeroHasNoRatioOnEitherSide() {
         List<CaseRun> runs = new ArrayList<>();
         for (int run = 1; run <= 3; run++) {
