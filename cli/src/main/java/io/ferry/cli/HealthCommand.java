@@ -26,7 +26,8 @@ import io.ferry.runtime.management.ManagementClient;
         description = {"Checks a running adapter through its management endpoints: per-tag statistics, throughput, delivered "
                 + "and rejected messages, dropped events, reconnections, channel states, busy workers, and findings "
                 + "with recommendations. Reads everything twice, --sample apart. Exit codes: 0 no findings, 1 findings, "
-                + "2 bad input, 3 the adapter cannot be read (unreachable, 401, not a Ferry management endpoint)."})
+                + "2 bad input (a --json or --html path that cannot be written among it, found before the sample), "
+                + "3 the adapter cannot be read (unreachable, an unknown host, 401, not a Ferry management endpoint)."})
 public final class HealthCommand implements Callable<Integer> {
 
     public static final int EXIT_HEALTHY = 0;
@@ -108,7 +109,6 @@ public final class HealthCommand implements Callable<Integer> {
                         + " (or name another variable with --password-env)");
             }
         }
-        // Checked last: it makes the folders the report goes to.
         if (json != null) {
             HealthReportFiles.checkWritable(json, "--json");
         }

@@ -253,11 +253,24 @@ class HealthCommandTest {
     }
 
     @Test
-    void aReportPathThatCannotBeWrittenStopsBeforeTheSample() {
+    void aReportPathThatCannotBeWrittenStopsBeforeTheSample() throws Exception {
         // Port 1 answers nothing: an exit code of 3 would mean the adapter was read before the path was checked.
         CommandRun json = run("health", "--url", "http://127.0.0.1:1", "--sample", "300ms", "--json", dir.toString());
         assertThat(json.exitCode()).isEqualTo(HealthCommand.EXIT_BAD_INPUT);
         assertThat(json.err()).isEqualTo("ferry health: --json " + dir + ": cannot write there: " + dir + ": a directory" + System.lineSeparator());
+
+        // Under a file, no folder can be made.
+        Path file = dir.resolve("file");
+        Files.writeString(file, "x");
+        CommandRun html = run("health", "--url", "http://127.0.0.1:1", "--sample", "300ms", "--html", file.resolve("out/page.html").toString());
+        assertThat(html.exitCode()).isEqualTo(HealthCommand.EXIT_BAD_INPUT);
+        assertThat(html.err()).isEqualTo("ferry health: --html " + file.resolve("out/page.html") + ": cannot write there: " + file
+                + ": not a directory" + System.lineSeparator());
+
+        // A path that can be written passes, and nothing is made for a run that then stops.
+        CommandRun unreachable = run("health", "--url", "http://127.0.0.1:1", "--sample", "300ms", "--json", dir.resolve("new/health.json").toString());
+        assertThat(unreachable.exitCode()).isEqualTo(HealthCommand.EXIT_UNREACHABLE);
+        assertThat(dir.resolve("new")).doesNotExist();
     }
 
     @Test

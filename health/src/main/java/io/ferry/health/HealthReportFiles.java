@@ -36,21 +36,27 @@ public final class HealthReportFiles {
     }
 
     /**
-     * Stops before the sample when {@code file} (given as {@code option}) could not be written after it: a directory, or a
-     * folder that cannot be made or written to. Makes the folder, as the report would.
+     * Stops before the sample when {@code file} (given as {@code option}) could not be written after it: a directory, a
+     * file that cannot be written, or no folder it could be made in. Makes nothing: a run that stops writes nothing.
      */
     public static void checkWritable(Path file, String option) {
-        try {
-            if (Files.isDirectory(file)) {
-                throw new IOException(file + ": a directory");
+        String why = null;
+        if (Files.isDirectory(file)) {
+            why = file + ": a directory";
+        } else if (Files.exists(file)) {
+            why = Files.isWritable(file) ? null : file + ": not writable";
+        } else {
+            // The nearest folder that exists is where the missing ones, and then the file, would be made.
+            Path existing = file.toAbsolutePath().getParent();
+            while (existing != null && !Files.exists(existing)) {
+                existing = existing.getParent();
             }
-            createParent(file);
-            Path target = Files.exists(file) ? file : file.toAbsolutePath().getParent();
-            if (target != null && !Files.isWritable(target)) {
-                throw new IOException(target + ": not writable");
+            if (existing != null && !(Files.isDirectory(existing) && Files.isWritable(existing))) {
+                why = existing + (Files.isDirectory(existing) ? ": not writable" : ": not a directory");
             }
-        } catch (IOException e) {
-            throw new HealthCheckException(HealthCheckException.Reason.BAD_INPUT, option + " " + file + ": cannot write there: " + why(e));
+        }
+        if (why != null) {
+            throw new HealthCheckException(HealthCheckException.Reason.BAD_INPUT, option + " " + file + ": cannot write there: " + why);
         }
     }
 

@@ -243,7 +243,7 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
      * Two cases compared run by run: every run measures every case (in mirrored pairs of rounds, ABCD then DCBA, so a
      * drift within a round favours neither), and each run gives the ratio of the first case's figure to the second's.
      * A single run on two shared cores can differ from the next by 1.4x, so a difference is named only when the runs show
-     * it (every one of them, or more than a sign test would put on that side by chance, which takes nine runs or more) and
+     * it (every one of them, or more than a sign test would put on that side by chance, which takes nine runs or more, more in a larger family) and
      * the interval of the ratio (Student's t on the runs' log ratios, at 95% for its whole family of
      * comparisons, Bonferroni) leaves out 1.0: by chance, a run names a difference that is not there less than one time
      * in twenty within a family, however many that family holds. Events and pooling, Ferry against the other bridges, and
