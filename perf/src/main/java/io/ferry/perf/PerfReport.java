@@ -316,7 +316,7 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
             }
             // No random generator: only the distribution's probabilities are used.
             BinomialDistribution chance = new BinomialDistribution(null, perRun.size(), 0.5);
-            return onThatSide > 0 && 1 - chance.cumulativeProbability(onThatSide - 1) <= 1 - share;
+            return 1 - chance.cumulativeProbability(onThatSide - 1) <= 1 - share;
         }
 
         /** The runs' ratios as logarithms, whose mean and spread the interval is taken from. */
