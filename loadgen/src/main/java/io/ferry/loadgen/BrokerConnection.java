@@ -10,6 +10,7 @@ import java.util.Set;
 
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
+import jakarta.jms.Destination;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
@@ -95,7 +96,16 @@ final class BrokerConnection implements AutoCloseable {
 
     /** A consumer of the queue, receiving as the adapter does (through the provider where the client's own receive is slow to see a message). */
     MessageConsumer consumer(Session session, String queue) throws JMSException {
-        return provider.receiveThrough(session.createConsumer(session.createQueue(queue)));
+        return provider.receiveThrough(session.createConsumer(queue(session, queue)));
+    }
+
+    /**
+     * The queue of that name as the adapter names it ({@link BrokerProvider#destination}): Artemis's session, not finding a
+     * queue, would try another name, which a broker creating queues on demand creates, and the run would fill or read a
+     * queue nobody named.
+     */
+    Destination queue(Session session, String queue) throws JMSException {
+        return provider.destination(session, queue, false);
     }
 
     /** Completes a batch of what a {@link #batchSession()} received: commits it, or acknowledges it. */

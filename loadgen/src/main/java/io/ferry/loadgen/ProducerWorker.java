@@ -59,7 +59,7 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
         try {
             boolean transacted = settings.transactionSize() > 1;
             Session session = connection.session(transacted ? Session.SESSION_TRANSACTED : Session.AUTO_ACKNOWLEDGE);
-            MessageProducer producer = session.createProducer(session.createQueue(settings.queue()));
+            MessageProducer producer = session.createProducer(connection.queue(session, settings.queue()));
             producer.setDeliveryMode(settings.persistent() ? DeliveryMode.PERSISTENT : DeliveryMode.NON_PERSISTENT);
             producer.setTimeToLive(settings.timeToLiveMillis());
             producer.setPriority(settings.priority());

@@ -118,9 +118,10 @@ final class SinkAccounting {
     private void recordLatency(Message message, long receivedAtMicros) throws JMSException {
         String from = message.propertyExists(LoadProperties.INTENDED_AT_MICROS) ? LoadProperties.INTENDED_AT_MICROS
                 : LoadProperties.SENT_AT_MICROS;
-        if (message.propertyExists(from)) {
+        long stampedMicros = nonNegativeLong(message, from);
+        if (stampedMicros >= 0) { // a stamp the bridge made unreadable times nothing, and ends no run
             // Clocks of two processes can disagree by a little; a negative latency is zero.
-            long micros = Math.max(0, receivedAtMicros - message.getLongProperty(from));
+            long micros = Math.max(0, receivedAtMicros - stampedMicros);
             latencyMicros.recordValue(micros);
             latencyListener.delivered(micros);
         }

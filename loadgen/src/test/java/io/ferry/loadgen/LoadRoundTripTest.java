@@ -1,6 +1,7 @@
 package io.ferry.loadgen;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.ferry.broker.EmbeddedBroker;
 import io.ferry.broker.testing.JmsTestClient;
 import io.ferry.broker.testing.TestBroker;
 import io.ferry.core.provider.ConnectionSettings;
@@ -205,6 +207,23 @@ class LoadRoundTripTest {
             assertThat(received.delivery().missing()).isEqualTo(5);
         } finally {
             otherRun.shutdownNow();
+        }
+    }
+
+    /**
+     * A queue the broker neither has nor creates on demand, where it creates others: the run is refused on that queue, not
+     * sent to or read from the 1.x name (jms.queue.orders) that Artemis's session would try and the broker create.
+     */
+    @Test
+    void aQueueTheBrokerDoesNotCreateIsRefusedNotRenamed() throws Exception {
+        try (TestBroker declaredOnly = TestBroker.create("local", dir.resolve("declared"), EmbeddedBroker.declaredOnly("orders")).start()) {
+            ConnectionSettings settings = ConnectionSettings.anonymous("broker", declaredOnly.url());
+            assertThatThrownBy(() -> new LoadSender().run(SendSettings.of(settings, "orders", 1, 10, 64), ProgressListener.none()))
+                    .isInstanceOf(LoadException.class).hasMessageContaining("'orders'");
+            assertThatThrownBy(() -> new LoadSink().run(new SinkSettings(settings, "orders", 10, Duration.ofSeconds(5), null), Map.of(),
+                    ProgressListener.none()))
+                    .isInstanceOf(LoadException.class);
+            assertThat(declaredOnly.running().queueNames()).as("the broker's queues").doesNotContain("jms.queue.orders");
         }
     }
 

@@ -55,6 +55,25 @@ class SinkAccountingTest {
         assertThat(broker.messageCount("bad-stream")).isZero();
     }
 
+    /** A send stamp a bridge made unreadable (text, a type of another kind) times nothing: the message still counts, the run goes on. */
+    @Test
+    void aMessageWhoseSendStampCannotBeReadIsCountedAndNotTimed() throws Exception {
+        try (JmsTestClient client = new JmsTestClient(broker.url())) {
+            Map<String, Object> text = stamp(RUN, PRODUCER, 0, LoadProperties.checksum(PAYLOAD));
+            text.put(LoadProperties.SENT_AT_MICROS, "yesterday");
+            client.send("bad-stamps", client.bytes(PAYLOAD), text);
+            Map<String, Object> flag = stamp(RUN, PRODUCER, 1, LoadProperties.checksum(PAYLOAD));
+            flag.put(LoadProperties.SENT_AT_MICROS, true);
+            client.send("bad-stamps", client.bytes(PAYLOAD), flag);
+            client.send("bad-stamps", client.bytes(PAYLOAD), stamp(RUN, PRODUCER, 2, LoadProperties.checksum(PAYLOAD)));
+        }
+
+        SinkReport report = receive("bad-stamps", 3, RUN, Map.of(PRODUCER, 3));
+
+        assertThat(report.delivery()).isEqualTo(new DeliveryReport(3, 3, 3, 0, 0, 0, 0));
+        assertThat(report.latency().count()).isEqualTo(1);
+    }
+
     @Test
     void withoutTheSendersCountsTheSinkLearnsThemAndStillSeesAProducerThatSentNothing() throws Exception {
         injectBadStream("learning");
