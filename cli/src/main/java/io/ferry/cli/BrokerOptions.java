@@ -4,9 +4,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
+import io.ferry.core.provider.BrokerProvider;
+import io.ferry.core.provider.BrokerProviders;
 import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.InvalidConnectionException;
 
 /**
  * How {@code ferry loadgen} reaches a broker: the same providers and settings as a connection of
@@ -35,9 +39,23 @@ final class BrokerOptions {
     @Option(names = "--no-transactions", description = "the broker takes no local transactions (RabbitMQ's AMQP 1.0 plugin)")
     boolean noTransactions;
 
-    /** The settings for this URL (null: none, for the connection-factory provider). */
-    ConnectionSettings settings(String url) {
-        boolean byClass = "connection-factory".equals(provider);
-        return new ConnectionSettings("broker", provider, byClass ? null : url, user, password, factoryClass, properties, !noTransactions);
+    /**
+     * The settings for this URL, the command's default unless {@code --url} was given. A provider that takes a factory class
+     * finds its broker through the factory's properties: it gets no URL by default, and refuses one given.
+     *
+     * @param command the command whose {@code --url} this is
+     */
+    ConnectionSettings settings(String url, CommandSpec command) {
+        ConnectionSettings settings = new ConnectionSettings("broker", provider, url, user, password, factoryClass, properties, !noTransactions);
+        if (command.commandLine().getParseResult().hasMatchedOption("--url")) {
+            return settings;
+        }
+        BrokerProvider named;
+        try {
+            named = BrokerProviders.onClassPath().of(settings);
+        } catch (InvalidConnectionException e) {
+            throw new IllegalArgumentException("--" + e.setting() + ": " + e.getMessage());
+        }
+        return named.takesFactoryClass() ? settings.withProvider(provider, null) : settings;
     }
 }

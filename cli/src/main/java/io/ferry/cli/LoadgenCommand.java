@@ -40,6 +40,14 @@ final class LoadgenCommand implements Runnable {
         return exitCode;
     }
 
+    /** A {@code --run-id} given (null: none); a blank one is refused rather than read as none (the receiver: any run's messages). */
+    static String runId(String given) {
+        if (given != null && given.isBlank()) {
+            throw new IllegalArgumentException("--run-id is blank: leave it out for a fresh id (send) or every run's messages (receive)");
+        }
+        return given;
+    }
+
     /** Refuses, before a run, a {@code --json} file that could not be written at its end (null: none asked for). */
     static void checkJson(Path file) {
         if (file == null) {

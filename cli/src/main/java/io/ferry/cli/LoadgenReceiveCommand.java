@@ -65,7 +65,7 @@ final class LoadgenReceiveCommand implements Callable<Integer> {
     public Integer call() {
         SinkSettings settings;
         try {
-            settings = new SinkSettings(broker.settings(url), queue, expected, idleTimeout, runId, settle);
+            settings = new SinkSettings(broker.settings(url, spec), queue, expected, idleTimeout, LoadgenCommand.runId(runId), settle);
             LoadgenCommand.checkJson(json);
         } catch (IllegalArgumentException e) {
             return LoadgenCommand.fail(spec, LoadgenCommand.EXIT_BAD_INPUT, e.getMessage());

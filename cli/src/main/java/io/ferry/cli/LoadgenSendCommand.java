@@ -122,8 +122,8 @@ final class LoadgenSendCommand implements Callable<Integer> {
         if (ttl.compareTo(Duration.ofMillis(1)) < 0 && !ttl.isZero() && !ttl.isNegative()) {
             throw new IllegalArgumentException("--ttl must be 0 (never expires) or at least 1ms: JMS counts it in milliseconds");
         }
-        return new SendSettings(broker.settings(url), queue, threads, messages, content(), type, !nonPersistent,
-                ttl.toMillis(), priority, pause, rate, runId, transactionSize);
+        return new SendSettings(broker.settings(url, spec), queue, threads, messages, content(), type, !nonPersistent,
+                ttl.toMillis(), priority, pause, rate, LoadgenCommand.runId(runId), transactionSize);
     }
 
     private Content content() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,6 +53,20 @@ class LoadgenCommandLineTest {
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.err()).isEqualTo("ferry loadgen send: --property brokerUrll: org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory"
                 + " has no property 'brokerUrll'" + NL);
+    }
+
+    /** An option the provider does not use is refused, not dropped: the run would go to another broker than the one named. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', textBlock = """
+            send --provider connection-factory --class org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory --url tcp://127.0.0.1:1 | ferry loadgen send: --url: not used by the connection-factory provider; set the factory's own properties (properties:) instead
+            receive --class org.apache.activemq.ActiveMQConnectionFactory --url tcp://127.0.0.1:1 | ferry loadgen receive: --class: not used by the artemis provider, which connects to its url; a ConnectionFactory class of one's own is the connection-factory provider's
+            send --run-id %20 --url tcp://127.0.0.1:1                                                                              | ferry loadgen send: --run-id is blank: leave it out for a fresh id (send) or every run's messages (receive)
+            receive --run-id %20 --url tcp://127.0.0.1:1                                                                           | ferry loadgen receive: --run-id is blank: leave it out for a fresh id (send) or every run's messages (receive)
+            """)
+    void anOptionTheProviderDoesNotUseOrABlankRunIdIsOneLineAndExitCodeTwo(String arguments, String message) {
+        CommandRun result = run(Arrays.stream(("loadgen " + arguments).split(" ")).map(a -> a.replace("%20", " ")).toArray(String[]::new));
+        assertThat(result.exitCode()).as(result.err()).isEqualTo(2);
+        assertThat(result.err()).isEqualTo(message + NL);
     }
 
     @Test

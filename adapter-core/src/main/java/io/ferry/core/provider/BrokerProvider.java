@@ -30,6 +30,11 @@ public interface BrokerProvider {
     /** The name a connection's {@code provider} key takes: artemis, amqp, openwire, rabbitmq, connection-factory. */
     String name();
 
+    /** Whether a connection names its client's ConnectionFactory class ({@code class}) and finds its broker through it, not a URL. */
+    default boolean takesFactoryClass() {
+        return false;
+    }
+
     /**
      * Checks the settings as the client would read them, without connecting: the URL (scheme, host,
      * port a number in range, the client's own options), a factory class and its properties.

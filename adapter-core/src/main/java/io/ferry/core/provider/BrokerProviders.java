@@ -48,6 +48,11 @@ public final class BrokerProviders {
     /** Finds the settings' provider and checks the settings with it, without connecting. */
     public BrokerProvider checked(ConnectionSettings settings) {
         BrokerProvider provider = of(settings);
+        if (settings.factoryClass() != null && !provider.takesFactoryClass()) {
+            // Not ignored: whoever wrote it means another client than the one that would connect.
+            throw new InvalidConnectionException("class", "not used by the " + provider.name() + " provider, which connects to its url;"
+                    + " a ConnectionFactory class of one's own is the connection-factory provider's");
+        }
         provider.check(settings);
         // The client's factory, made once and let go: a constructor or a setter that refuses a value the type check let
         // through (an option the client's own URL parser refuses, say) is a start-up line, not a failure when channels start.

@@ -29,6 +29,11 @@ public final class ConnectionFactoryProvider implements BrokerProvider {
     }
 
     @Override
+    public boolean takesFactoryClass() {
+        return true;
+    }
+
+    @Override
     public void check(ConnectionSettings settings) {
         if (settings.url() != null) {
             throw new InvalidConnectionException("url", "not used by the connection-factory provider; set the factory's own "
