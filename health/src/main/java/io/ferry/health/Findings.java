@@ -219,14 +219,18 @@ final class Findings {
                         + "rejected them and why; fix the sender or the service"));
     }
 
-    /** (e) Lifecycle events dropped. */
+    /**
+     * (e) Lifecycle events dropped during the sample. Drops before it alone are no finding, as with errors and reconnects:
+     * the total never goes down until a restart, so one early drop would keep every later check failing; the report's
+     * events line still shows it.
+     */
     private static Optional<Finding> eventsDropped(HealthReport report) {
-        if (report.events().dropped() == 0) {
+        if (report.events().droppedInSample() == 0) {
             return Optional.empty();
         }
         return Optional.of(new Finding("events-dropped",
-                format("%,d lifecycle events were dropped (%,d during the sample)", report.events().dropped(),
-                        report.events().droppedInSample()),
+                format("%,d lifecycle events were dropped during the sample (%,d in total)", report.events().droppedInSample(),
+                        report.events().dropped()),
                 format("ferry.events.dropped %,d in total, +%,d in %.1f s", report.events().dropped(), report.events().droppedInSample(),
                         report.sampleSeconds()),
                 "the events destination is slow or down: check ferry.events' broker and topic; if bursts cause it, "

@@ -172,20 +172,34 @@ class HealthAnalysisTest {
     }
 
     @Test
-    void droppedEventsAreAFindingFromTheCounterOrTheProfilingCounter() {
-        Recordings meters = new Recordings().meter(MetricNames.EVENTS_DROPPED, Map.of(), 0);
+    void eventsDroppedDuringTheSampleAreAFindingFromTheCounterOrTheProfilingCounter() {
+        Recordings meters = new Recordings().meter(MetricNames.EVENTS_DROPPED, Map.of(), 3);
         AdapterReading first = meters.messages(10, 40, 0.1, 20).reading(0, Recordings.up(CHANNEL));
-        meters.meter(MetricNames.EVENTS_DROPPED, Map.of(), 42);
+        meters.meter(MetricNames.EVENTS_DROPPED, Map.of(), 45);
         HealthReport report = HealthAnalysis.report("u", first, meters.reading(10, Recordings.up(CHANNEL)), List.of(), null);
-        assertThat(finding(report, "events-dropped").title()).isEqualTo("42 lifecycle events were dropped (42 during the sample)");
+        assertThat(finding(report, "events-dropped").title()).isEqualTo("42 lifecycle events were dropped during the sample (45 in total)");
 
         // An adapter without the meter: the publisher's own counter in the profiling figures.
         Recordings counters = new Recordings();
         counters.registry.counter(ProfilingTags.EVENTS_DROPPED).add(5);
-        HealthReport fromProfiling = healthySample(counters);
-        assertThat(finding(fromProfiling, "events-dropped").figures()).isEqualTo("ferry.events.dropped 5 in total, +0 in 10.0 s");
+        AdapterReading before = counters.messages(10, 40, 0.1, 20).reading(0, Recordings.up(CHANNEL));
+        counters.registry.counter(ProfilingTags.EVENTS_DROPPED).add(2);
+        HealthReport fromProfiling = HealthAnalysis.report("u", before, counters.reading(10, Recordings.up(CHANNEL)), List.of(), null);
+        assertThat(finding(fromProfiling, "events-dropped").figures()).isEqualTo("ferry.events.dropped 7 in total, +2 in 10.0 s");
 
         assertThat(ids(healthySample(new Recordings()))).doesNotContain("events-dropped");
+    }
+
+    @Test
+    void eventsDroppedOnlyBeforeTheSampleAreNoFindingButAreReported() {
+        // The total never goes down until the adapter restarts: a finding on it would fail every later check.
+        Recordings counters = new Recordings();
+        counters.registry.counter(ProfilingTags.EVENTS_DROPPED).add(5);
+        HealthReport report = healthySample(counters);
+        assertThat(report.findings()).isEmpty();
+        assertThat(report.events().dropped()).isEqualTo(5);
+        assertThat(report.events().droppedInSample()).isZero();
+        assertThat(HealthReportText.format(report)).contains("Lifecycle events dropped: 5 (0 during the sample)");
     }
 
     @Test
