@@ -4,11 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import io.ferry.profiling.PercentileTableFormatter;
-import io.ferry.profiling.PerfTableFormatter;
-import io.ferry.profiling.StatisticsJson;
-import io.ferry.profiling.StatisticsSnapshot;
+import java.nio.file.StandardCopyOption;
 
 /**
  * Writes a run's statistics for another process to read (the perf run): {@code <file>} holds the
@@ -24,18 +20,34 @@ public final class StatisticsFile {
     }
 
     public static void write(Path file, StatisticsSnapshot snapshot) {
+        Path target = file.toAbsolutePath();
+        // Written beside and moved into place, so a reader never sees half a file. Not through Files.createTempFile, whose
+        // file only its owner may read: another user (the host's, reading a container's output) could not compare it.
+        Path json = sibling(target, ".json.tmp");
+        Path text = sibling(target, ".txt.tmp");
         try {
-            Path parent = file.toAbsolutePath().getParent();
-            Files.createDirectories(parent);
-            // Written beside and moved into place, so a reader never sees half a file.
-            Path json = Files.createTempFile(parent, "stats", ".json");
+            Files.createDirectories(target.getParent());
             Files.writeString(json, new StatisticsJson().toJson(snapshot));
-            Path text = Files.createTempFile(parent, "stats", ".txt");
             Files.writeString(text, tables(snapshot));
-            Files.move(text, Path.of(file + ".txt"), java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            Files.move(json, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(text, Path.of(target + ".txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(json, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
+            deleteQuietly(json);
+            deleteQuietly(text);
             throw new UncheckedIOException("cannot write statistics to " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A hidden name beside {@code target}, this process's own, so that two processes writing one file do not meet. */
+    private static Path sibling(Path target, String suffix) {
+        return target.resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + suffix);
+    }
+
+    private static void deleteQuietly(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException ignored) {
+            // What could not be written may not be deletable either; the write's own failure is the one reported.
         }
     }
 }

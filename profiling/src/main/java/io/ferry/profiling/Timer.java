@@ -12,13 +12,13 @@ import org.HdrHistogram.WriterReaderPhaser;
  * dropped: writers enter a {@link WriterReaderPhaser} critical section (one atomic increment each way),
  * so the reader can swap the active interval and know when every writer has left the old one.
  *
- * <p>Count, sum, sum of squares, minimum and maximum are exact; percentiles come from an HdrHistogram
+ * <p>Count, sum, minimum and maximum are exact, the sum of squares a double's sum; percentiles come from an HdrHistogram
  * with two significant digits (1% value resolution). Durations above one hour are counted in the
  * histogram's top bucket, but still enter the exact figures unchanged.
  */
 public final class Timer {
 
-    /** Histogram range: 1 ns to one hour. Two significant digits keep a tag's histograms small (~45 KB). */
+    /** Histogram range: 1 ns to one hour. Two significant digits keep each histogram small (4,608 counts, about 37 KB). */
     static final long HIGHEST_TRACKABLE_NANOS = 3_600_000_000_000L;
     static final int SIGNIFICANT_DIGITS = 2;
 
