@@ -58,7 +58,7 @@ class LoadgenCommandLineTest {
     /** An option the provider does not use is refused, not dropped: the run would go to another broker than the one named. */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', textBlock = """
-            send --provider connection-factory --class org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory --url tcp://127.0.0.1:1 | ferry loadgen send: --url: not used by the connection-factory provider; set the factory's own properties (properties:) instead
+            send --provider connection-factory --class org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory --url tcp://127.0.0.1:1 | ferry loadgen send: --url: not used by the connection-factory provider, whose factory's own properties name the broker
             receive --class org.apache.activemq.ActiveMQConnectionFactory --url tcp://127.0.0.1:1 | ferry loadgen receive: --class: not used by the artemis provider, which connects to its url; a ConnectionFactory class of one's own is the connection-factory provider's
             send --run-id %20 --url tcp://127.0.0.1:1                                                                              | ferry loadgen send: --run-id is blank: leave it out for a fresh id (send) or every run's messages (receive)
             receive --run-id %20 --url tcp://127.0.0.1:1                                                                           | ferry loadgen receive: --run-id is blank: leave it out for a fresh id (send) or every run's messages (receive)

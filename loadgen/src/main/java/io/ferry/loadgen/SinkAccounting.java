@@ -116,10 +116,13 @@ final class SinkAccounting {
     }
 
     private void recordLatency(Message message, long receivedAtMicros) throws JMSException {
-        String from = message.propertyExists(LoadProperties.INTENDED_AT_MICROS) ? LoadProperties.INTENDED_AT_MICROS
-                : LoadProperties.SENT_AT_MICROS;
-        long stampedMicros = nonNegativeLong(message, from);
-        if (stampedMicros >= 0) { // a stamp the bridge made unreadable times nothing, and ends no run
+        // From the slot a paced send was due in, else from the send; a stamp the bridge made unreadable times nothing, and
+        // ends no run.
+        long stampedMicros = nonNegativeLong(message, LoadProperties.INTENDED_AT_MICROS);
+        if (stampedMicros < 0) {
+            stampedMicros = nonNegativeLong(message, LoadProperties.SENT_AT_MICROS);
+        }
+        if (stampedMicros >= 0) {
             // Clocks of two processes can disagree by a little; a negative latency is zero.
             long micros = Math.max(0, receivedAtMicros - stampedMicros);
             latencyMicros.recordValue(micros);

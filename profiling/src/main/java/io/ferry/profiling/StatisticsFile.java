@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.UUID;
 
 /**
  * Writes a run's statistics for another process to read (the perf run): {@code <file>} holds the
@@ -27,8 +29,8 @@ public final class StatisticsFile {
         Path text = sibling(target, ".txt.tmp");
         try {
             Files.createDirectories(target.getParent());
-            Files.writeString(json, new StatisticsJson().toJson(snapshot));
-            Files.writeString(text, tables(snapshot));
+            Files.writeString(json, new StatisticsJson().toJson(snapshot), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            Files.writeString(text, tables(snapshot), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             Files.move(text, Path.of(target + ".txt"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             Files.move(json, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
@@ -38,9 +40,9 @@ public final class StatisticsFile {
         }
     }
 
-    /** A hidden name beside {@code target}, this process's own, so that two processes writing one file do not meet. */
+    /** A hidden name beside {@code target} that no other writer has (made new, never reused: two containers' processes may share a pid). */
     private static Path sibling(Path target, String suffix) {
-        return target.resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + suffix);
+        return target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + suffix);
     }
 
     private static void deleteQuietly(Path path) {

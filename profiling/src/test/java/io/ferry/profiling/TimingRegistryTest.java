@@ -17,8 +17,10 @@ import org.junit.jupiter.api.Test;
 
 class TimingRegistryTest {
 
-    /** Slices closed with samples in them while writers still write: each close then met writers at work. */
+    /** Slices closed with samples in them while the writers still write, at the least. */
     private static final int SLICES_WITH_SAMPLES = 50;
+    /** Slices closed while the writers write, at the least. */
+    private static final int LEAST_CLOSES = 200;
 
     private final TimingRegistry registry = new TimingRegistry(Clock.systemUTC());
 
@@ -79,12 +81,12 @@ class TimingRegistryTest {
             threads.add(thread);
             thread.start();
         }
-        // Slices are closed until enough of them held samples, so that closing met writers at work (on a loaded machine
-        // the writers may start only after a fixed number of slices had all been closed empty).
+        // Slices are closed until enough of them held samples, so that slices close while the writers write (on a loaded
+        // machine the writers may start only after a fixed number of slices had all been closed empty).
         long slicedCount = 0;
         int withSamples = 0;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (withSamples < SLICES_WITH_SAMPLES && System.nanoTime() < deadline) {
+        for (int closed = 0; (closed < LEAST_CLOSES || withSamples < SLICES_WITH_SAMPLES) && System.nanoTime() < deadline; closed++) {
             long count = registry.closeSlice().tag("sliced").count();
             slicedCount += count;
             withSamples += count > 0 ? 1 : 0;
@@ -99,7 +101,7 @@ class TimingRegistryTest {
         for (long n : written) {
             total += n;
         }
-        assertThat(withSamples).isEqualTo(SLICES_WITH_SAMPLES);
+        assertThat(withSamples).isGreaterThanOrEqualTo(SLICES_WITH_SAMPLES);
         assertThat(slicedCount).isEqualTo(total);
         assertThat(registry.cumulative().tag("sliced").count()).isEqualTo(total);
     }
@@ -181,7 +183,7 @@ class TimingRegistryTest {
         long sliced = 0;
         int withIncrements = 0;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (withIncrements < SLICES_WITH_SAMPLES && System.nanoTime() < deadline) {
+        for (int closed = 0; (closed < LEAST_CLOSES || withIncrements < SLICES_WITH_SAMPLES) && System.nanoTime() < deadline; closed++) {
             long count = registry.closeSlice().counter("events.dropped");
             sliced += count;
             withIncrements += count > 0 ? 1 : 0;
@@ -189,7 +191,7 @@ class TimingRegistryTest {
         running.set(false);
         writer.join();
         sliced += registry.closeSlice().counter("events.dropped");
-        assertThat(withIncrements).isEqualTo(SLICES_WITH_SAMPLES);
+        assertThat(withIncrements).isGreaterThanOrEqualTo(SLICES_WITH_SAMPLES);
         assertThat(sliced).isEqualTo(written[0]);
         assertThat(registry.cumulative().counter("events.dropped")).isEqualTo(6 + written[0]);
 

@@ -36,8 +36,8 @@ public final class ConnectionFactoryProvider implements BrokerProvider {
     @Override
     public void check(ConnectionSettings settings) {
         if (settings.url() != null) {
-            throw new InvalidConnectionException("url", "not used by the connection-factory provider; set the factory's own "
-                    + "properties (properties:) instead");
+            throw new InvalidConnectionException("url", "not used by the connection-factory provider, whose factory's own "
+                    + "properties name the broker");
         }
         BeanProperties.check(factoryClass(settings), settings.properties());
     }
