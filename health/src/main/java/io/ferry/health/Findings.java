@@ -221,8 +221,8 @@ final class Findings {
 
     /**
      * (e) Lifecycle events dropped during the sample. Drops before it alone are no finding, as with errors and reconnects:
-     * the total does not go down while the adapter runs, so one early drop would keep every later check failing; the
-     * report's events line still shows it.
+     * the total does not go down while the adapter runs (unless its statistics are reset), so one early drop would keep
+     * every later check failing; the report's events line still shows it.
      */
     private static Optional<Finding> eventsDropped(HealthReport report) {
         if (report.events().droppedInSample() == 0) {
