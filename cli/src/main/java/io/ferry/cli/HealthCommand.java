@@ -109,12 +109,8 @@ public final class HealthCommand implements Callable<Integer> {
                         + " (or name another variable with --password-env)");
             }
         }
-        if (json != null) {
-            HealthReportFiles.checkWritable(json, "--json");
-        }
-        if (html != null) {
-            HealthReportFiles.checkWritable(html, "--html");
-        }
+        HealthReportFiles.checkWritable(json, "--json");
+        HealthReportFiles.checkWritable(html, "--html");
         return new ManagementClient(uri, user, password);
     }
 

@@ -38,8 +38,13 @@ public final class HealthReportFiles {
     /**
      * Stops before the sample when {@code file} (given as {@code option}) could not be written after it: a directory, a
      * file that cannot be written, or no folder it could be made in. Makes nothing: a run that stops writes nothing.
+     *
+     * @param file null: none asked for, nothing to check
      */
     public static void checkWritable(Path file, String option) {
+        if (file == null) {
+            return;
+        }
         String why = null;
         if (Files.isDirectory(file)) {
             why = file + ": a directory";

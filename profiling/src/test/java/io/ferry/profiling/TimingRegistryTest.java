@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.ToLongFunction;
 
 import org.junit.jupiter.api.Test;
 
@@ -81,16 +82,8 @@ class TimingRegistryTest {
             threads.add(thread);
             thread.start();
         }
-        // Slices are closed until enough of them held samples, so that slices close while the writers write (on a loaded
-        // machine the writers may start only after a fixed number of slices had all been closed empty).
-        long slicedCount = 0;
-        int withSamples = 0;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        for (int closed = 0; (closed < LEAST_CLOSES || withSamples < SLICES_WITH_SAMPLES) && System.nanoTime() < deadline; closed++) {
-            long count = registry.closeSlice().tag("sliced").count();
-            slicedCount += count;
-            withSamples += count > 0 ? 1 : 0;
-        }
+        SlicesClosed closed = closeSlicesWhileWriting(slice -> slice.tag("sliced").count());
+        long slicedCount = closed.counted();
         running.set(false);
         for (Thread thread : threads) {
             thread.join();
@@ -101,7 +94,7 @@ class TimingRegistryTest {
         for (long n : written) {
             total += n;
         }
-        assertThat(withSamples).isGreaterThanOrEqualTo(SLICES_WITH_SAMPLES);
+        assertThat(closed.withCounts()).isGreaterThanOrEqualTo(SLICES_WITH_SAMPLES);
         assertThat(slicedCount).isEqualTo(total);
         assertThat(registry.cumulative().tag("sliced").count()).isEqualTo(total);
     }
@@ -180,23 +173,38 @@ class TimingRegistryTest {
             }
         });
         writer.start();
-        long sliced = 0;
-        int withIncrements = 0;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        for (int closed = 0; (closed < LEAST_CLOSES || withIncrements < SLICES_WITH_SAMPLES) && System.nanoTime() < deadline; closed++) {
-            long count = registry.closeSlice().counter("events.dropped");
-            sliced += count;
-            withIncrements += count > 0 ? 1 : 0;
-        }
+        SlicesClosed closed = closeSlicesWhileWriting(slice -> slice.counter("events.dropped"));
+        long sliced = closed.counted();
         running.set(false);
         writer.join();
         sliced += registry.closeSlice().counter("events.dropped");
-        assertThat(withIncrements).isGreaterThanOrEqualTo(SLICES_WITH_SAMPLES);
+        assertThat(closed.withCounts()).isGreaterThanOrEqualTo(SLICES_WITH_SAMPLES);
         assertThat(sliced).isEqualTo(written[0]);
         assertThat(registry.cumulative().counter("events.dropped")).isEqualTo(6 + written[0]);
 
         registry.reset();
         assertThat(registry.cumulative().counter("events.dropped")).isZero();
         assertThat(registry.cumulative().counter("never.used")).isZero();
+    }
+
+    /** What slices closed while writers wrote held: in all, and how many held any. */
+    private record SlicesClosed(long counted, int withCounts) {
+    }
+
+    /**
+     * Closes slices until enough of them held counts, so that slices close while the writers write (on a loaded machine
+     * the writers may start only after a fixed number of slices had all been closed empty): at least
+     * {@value #LEAST_CLOSES}, and until {@value #SLICES_WITH_SAMPLES} held counts or 30 s passed.
+     */
+    private SlicesClosed closeSlicesWhileWriting(ToLongFunction<StatisticsSnapshot> count) {
+        long counted = 0;
+        int withCounts = 0;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (int closed = 0; (closed < LEAST_CLOSES || withCounts < SLICES_WITH_SAMPLES) && System.nanoTime() < deadline; closed++) {
+            long inSlice = count.applyAsLong(registry.closeSlice());
+            counted += inSlice;
+            withCounts += inSlice > 0 ? 1 : 0;
+        }
+        return new SlicesClosed(counted, withCounts);
     }
 }
