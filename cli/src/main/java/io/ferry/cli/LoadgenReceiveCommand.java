@@ -50,12 +50,12 @@ final class LoadgenReceiveCommand implements Callable<Integer> {
     long expected;
 
     @Option(names = "--idle-timeout", defaultValue = "10s", converter = DurationConverter.class,
-            description = "stop when nothing of the run arrived for this long")
+            description = "stop when no new message of the run arrived for this long (copies of messages already in do not count)")
     Duration idleTimeout;
 
     @Option(names = "--settle", defaultValue = "2s", converter = DurationConverter.class,
             description = "once the expected messages arrived, go on until nothing of the run arrived for this long, so that late "
-                    + "copies count as duplicates; 0 stops at once")
+                    + "copies count as duplicates, but no longer than the longer of this and --idle-timeout; 0 stops at once")
     Duration settle;
 
     @Option(names = "--json", description = "also write the report as JSON to this file")

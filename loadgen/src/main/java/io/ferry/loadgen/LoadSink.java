@@ -11,7 +11,7 @@ import jakarta.jms.Session;
 /**
  * Consumes a run's messages and accounts for them: exactly once and intact ({@link DeliveryReport}),
  * end-to-end latency, throughput. It stops when every expected message has arrived intact (and, when
- * asked, nothing more of the run arrived for a while after), or when nothing of the run arrived for the idle timeout.
+ * asked, nothing more of the run arrived for a while after), or when no new message of the run arrived for the idle timeout.
  *
  * <p>It consumes in local transactions of up to {@value #COMMIT_BATCH} messages, committed early
  * whenever the queue runs dry: far quicker than acknowledging each message, and a message leaves the
@@ -69,8 +69,10 @@ public final class LoadSink {
     }
 
     /**
-     * Receives until every expected message arrived and then nothing more of the run for {@code settle}, or until nothing of
-     * the run arrived for {@code idleTimeout}: other runs' messages, consumed too, keep neither going.
+     * Receives until every expected message arrived and then nothing more of the run for {@code settle}, or until no new message
+     * of the run arrived for {@code idleTimeout}. Other runs' messages, consumed too, keep neither going; the run's copies,
+     * corrupted and unexpected messages keep the settling going, but never for longer than the longer of the two after the
+     * last new one, so a bridge that redelivers for ever cannot hold the run open.
      */
     private static ArrivalSpan receive(BrokerConnection broker, Session session, MessageConsumer consumer, SinkAccounting accounting,
                                        long expected, Duration idleTimeout, Duration settle) throws JMSException {
@@ -78,7 +80,9 @@ public final class LoadSink {
         long settleNanos = settle.toNanos();
         long shortestWait = settle.isZero() ? idleTimeout.toMillis() : Math.min(idleTimeout.toMillis(), settle.toMillis());
         long pollMillis = Math.max(1, Math.min(MAX_POLL_MILLIS, shortestWait));
-        long lastActivity = System.nanoTime();
+        long mostWithoutNewNanos = Math.max(idleNanos, settleNanos);
+        long lastNew = System.nanoTime();
+        long lastArrival = lastNew;
         ArrivalSpan span = new ArrivalSpan();
         boolean settling = false;
         int uncommitted = 0;
@@ -91,7 +95,7 @@ public final class LoadSink {
                     break;
                 }
                 settling = true; // copies arriving from here on count as duplicates, not in the run's span
-                lastActivity = System.nanoTime();
+                lastArrival = System.nanoTime();
             }
             Message message = consumer.receive(pollMillis);
             long now = System.nanoTime();
@@ -102,8 +106,12 @@ public final class LoadSink {
                 }
             } else {
                 last = message;
+                long deliveredBefore = accounting.delivered();
                 if (accounting.record(message, EpochMicros.now())) {
-                    lastActivity = now;
+                    lastArrival = now;
+                    if (accounting.delivered() > deliveredBefore) {
+                        lastNew = now;
+                    }
                     if (!settling) {
                         span.arrivalAt(now);
                     }
@@ -114,7 +122,10 @@ public final class LoadSink {
                 }
             }
             // Checked after every message too: a steady flow of other runs' messages must not hold the run open.
-            if (now - lastActivity >= (settling ? settleNanos : idleNanos)) {
+            boolean done = settling
+                    ? now - lastArrival >= settleNanos || now - lastNew >= mostWithoutNewNanos
+                    : now - lastNew >= idleNanos;
+            if (done) {
                 break;
             }
         }

@@ -10,11 +10,12 @@ import io.ferry.core.provider.ConnectionSettings;
  * @param broker      the broker, through its provider; its password is never printed
  * @param queue       the queue to consume
  * @param expected    messages of the run to wait for; 0 when not known (the run then ends when the queue goes quiet)
- * @param idleTimeout the run ends when nothing of it arrived for this long
+ * @param idleTimeout the run ends when no new message of it arrived for this long (copies of messages already in do not count)
  * @param runId       only this run's messages are accounted; others are consumed and counted as foreign.
  *                    Null accepts every run.
  * @param settle      once every expected message arrived, the run goes on until nothing of it arrived for this long, so
- *                    that copies arriving late count as duplicates; 0 ends it at once
+ *                    that copies arriving late count as duplicates, but never longer than the longer of the two after the
+ *                    last new message; 0 ends it at once
  */
 public record SinkSettings(ConnectionSettings broker, String queue, long expected, Duration idleTimeout,
                            String runId, Duration settle) {

@@ -8,6 +8,12 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.jms.JMSException;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -130,6 +136,81 @@ class SinkAccountingTest {
         }
         assertThat(receive("uncounted", 0, "uncounted", Map.of()).delivery()).isEqualTo(new DeliveryReport(5, 8, 5, 0, 0, 0, 3));
         assertThat(receive("partly", 0, "partly", Map.of()).delivery()).isEqualTo(new DeliveryReport(8, 5, 5, 3, 0, 0, 0));
+    }
+
+    /** A bridge that sends a copy for ever while one message is missing: the run ends after the idle timeout, with its counts. */
+    @Test
+    void copiesArrivingForEverDoNotHoldTheRunOpenWhileOneIsMissing() throws Exception {
+        sendIntact("flooded", 4);
+        try (CopyFlood flood = new CopyFlood("flooded")) {
+            SinkReport report = receive("flooded", 5, RUN, Map.of(PRODUCER, 5));
+
+            assertThat(flood.running()).as("the sink returned while the copies still came").isTrue();
+            assertThat(report.delivery().delivered()).isEqualTo(4);
+            assertThat(report.delivery().missing()).isEqualTo(1);
+            assertThat(report.delivery().duplicated()).isPositive();
+        }
+    }
+
+    /** The same once every message is in: copies keep the settling going, but not past the idle timeout after the last new one. */
+    @Test
+    void copiesArrivingForEverDoNotHoldTheSettlingOpen() throws Exception {
+        sendIntact("flooded-settling", 5);
+        try (CopyFlood flood = new CopyFlood("flooded-settling")) {
+            SinkReport report = new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), "flooded-settling", 5,
+                    QUICK_IDLE, RUN, QUICK_IDLE.dividedBy(2)), Map.of(PRODUCER, 5), ProgressListener.none());
+
+            assertThat(flood.running()).as("the sink returned while the copies still came").isTrue();
+            assertThat(report.delivery().delivered()).isEqualTo(5);
+            assertThat(report.delivery().missing()).isZero();
+            assertThat(report.delivery().duplicated()).isPositive();
+        }
+    }
+
+    /** The run's messages 0 to {@code count} - 1, intact. */
+    private static void sendIntact(String queue, int count) throws Exception {
+        try (JmsTestClient client = new JmsTestClient(broker.url())) {
+            for (int seq = 0; seq < count; seq++) {
+                client.send(queue, client.bytes(PAYLOAD), stamp(RUN, PRODUCER, seq, LoadProperties.checksum(PAYLOAD)));
+            }
+        }
+    }
+
+    /** Sends intact copies of the run's message 0 to a queue every few milliseconds until closed, for a minute at the most. */
+    private static final class CopyFlood implements AutoCloseable {
+        private static final long GAP_MILLIS = 20;
+        private static final Duration LONGEST = Duration.ofMinutes(1);
+
+        private final JmsTestClient client;
+        private final ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor();
+        private final ScheduledFuture<?> sending;
+
+        CopyFlood(String queue) throws Exception {
+            client = new JmsTestClient(broker.url());
+            long until = System.nanoTime() + LONGEST.toNanos();
+            sending = sender.scheduleWithFixedDelay(() -> {
+                if (System.nanoTime() > until) {
+                    throw new IllegalStateException("flooded for " + LONGEST + " without the sink returning");
+                }
+                try {
+                    client.send(queue, client.bytes(PAYLOAD), stamp(RUN, PRODUCER, 0, LoadProperties.checksum(PAYLOAD)));
+                } catch (JMSException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, 0, GAP_MILLIS, TimeUnit.MILLISECONDS);
+        }
+
+        /** Whether copies were still being sent (a failed send, or the minute over, ends the flood). */
+        boolean running() {
+            return !sending.isDone();
+        }
+
+        @Override
+        public void close() throws Exception {
+            sender.shutdownNow();
+            sender.awaitTermination(10, TimeUnit.SECONDS);
+            client.close();
+        }
     }
 
     private static SinkReport receive(String queue, long expected, String runId, Map<String, Integer> expectedPerProducer) throws Exception {
