@@ -2,7 +2,6 @@ package io.ferry.loadgen;
 
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -92,7 +91,10 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
         try {
             int uncommitted = 0;
             for (int seq = 0; seq < count && !abort.get(); seq++) {
-                long intendedAtMicros = schedule.awaitSlot((long) seq * producers + index);
+                long intendedAtMicros = schedule.awaitSlot((long) seq * producers + index, abort::get);
+                if (abort.get()) {
+                    break;
+                }
                 send(seq, intendedAtMicros);
                 if (++uncommitted == transactionSize || seq + 1 == count) {
                     if (transactionSize > 1) {
@@ -103,7 +105,7 @@ final class ProducerWorker implements Callable<Integer>, AutoCloseable {
                     uncommitted = 0;
                 }
                 if (pauseNanos > 0 && seq + 1 < count) {
-                    TimeUnit.NANOSECONDS.sleep(pauseNanos);
+                    SendSchedule.waitUntil(System.nanoTime() + pauseNanos, abort::get);
                 }
             }
             return sent;

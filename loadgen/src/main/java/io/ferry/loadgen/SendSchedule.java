@@ -1,6 +1,7 @@
 package io.ferry.loadgen;
 
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -15,6 +16,8 @@ final class SendSchedule {
     /** A start whose two clock readings are further apart than this is read again. */
     private static final long MAX_START_GAP_NANOS = 20_000;
     private static final int START_READINGS = 1_000;
+    /** The longest a waiting producer goes without looking whether the run was stopped. */
+    private static final long STOP_CHECK_NANOS = 100_000_000;
 
     private final long startNanos;
     private final long startEpochMicros;
@@ -68,16 +71,26 @@ final class SendSchedule {
         return startEpochMicros + (long) (k * nanosPerMessage) / 1_000;
     }
 
-    /** Waits until message {@code k} is due (returns at once when late) and answers its slot in epoch microseconds. */
-    long awaitSlot(long k) throws InterruptedException {
-        long dueNanos = startNanos + (long) (k * nanosPerMessage);
+    /**
+     * Waits until message {@code k} is due (returns at once when late), or less when {@code stopped} turns true, and answers its
+     * slot in epoch microseconds.
+     */
+    long awaitSlot(long k, BooleanSupplier stopped) throws InterruptedException {
+        waitUntil(startNanos + (long) (k * nanosPerMessage), stopped);
+        return slotEpochMicros(k);
+    }
+
+    /**
+     * Waits until the monotonic clock reaches {@code dueNanos}, or until {@code stopped} turns true: that is looked at every
+     * {@link #STOP_CHECK_NANOS} at least, so a run another producer ended stops within that, however far off the time is.
+     */
+    static void waitUntil(long dueNanos, BooleanSupplier stopped) throws InterruptedException {
         long waitNanos;
-        while ((waitNanos = dueNanos - System.nanoTime()) > 0) {
-            LockSupport.parkNanos(waitNanos);
+        while ((waitNanos = dueNanos - System.nanoTime()) > 0 && !stopped.getAsBoolean()) {
+            LockSupport.parkNanos(Math.min(waitNanos, STOP_CHECK_NANOS));
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
         }
-        return slotEpochMicros(k);
     }
 }
