@@ -87,18 +87,23 @@ class BadConnectionSettingsTest {
         assertThat(result.err()).isEqualTo("ferry run: " + file + ": " + message + System.lineSeparator());
     }
 
-    /** Without transactions, Ferry acknowledges the source once a send returns: only a client that waits for the broker may do it. */
-    @Test
-    void aConnectionWithoutTransactionsWhoseClientDoesNotWaitForTheBrokerIsRefused() {
+    /**
+     * Without transactions, Ferry acknowledges the source once a send returns: only a client that waits for the broker may do it
+     * (RabbitMQ's never does; the others not where the URL tells them not to).
+     */
+    @ParameterizedTest
+    @CsvSource({"rabbitmq, amqp://127.0.0.1:1/%2f", "artemis, tcp://127.0.0.1:1?blockOnDurableSend=false",
+                "amqp, amqp://127.0.0.1:1?jms.forceAsyncSend=true", "openwire, tcp://127.0.0.1:1?jms.useAsyncSend=true"})
+    void aConnectionWithoutTransactionsWhoseClientDoesNotWaitForTheBrokerIsRefused(String provider, String url) {
         Path file = AdapterConfig.empty().connection("local", "tcp://127.0.0.1:1")
-                .connection("remote", Map.of("provider", "rabbitmq", "url", "amqp://127.0.0.1:1/%2f", "transactions", false))
+                .connection("remote", Map.of("provider", provider, "url", url, "transactions", false))
                 .channel(AdapterConfig.Channel.queues("c", "in", "out")).write(dir.resolve("ferry.yml"));
 
         CommandRun result = CommandRun.of("run", "-c", file.toString());
 
         assertThat(result.exitCode()).as(result.err()).isEqualTo(2);
-        assertThat(result.err()).isEqualTo("ferry run: " + file + ": ferry.connections.remote.transactions: the rabbitmq provider's client "
-                + "does not wait for the broker to take a message sent outside a transaction, so a message Ferry acknowledged on the "
-                + "source could be lost; keep transactions on (the default)" + System.lineSeparator());
+        assertThat(result.err()).isEqualTo("ferry run: " + file + ": ferry.connections.remote.transactions: the " + provider + " provider's "
+                + "client does not wait for the broker to take a message sent outside a transaction, so a message Ferry acknowledged on "
+                + "the source could be lost; keep transactions on (the default)" + System.lineSeparator());
     }
 }

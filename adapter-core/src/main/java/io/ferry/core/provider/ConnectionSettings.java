@@ -57,6 +57,11 @@ public record ConnectionSettings(String name, String provider, String url, Strin
         return new ConnectionSettings(name, otherProvider, otherUrl, user, password, factoryClass, properties, transacted);
     }
 
+    /** Whether the URL's option {@code urlOption} or the bean property {@code property} is written as {@code value} (in any case). */
+    public boolean sets(String urlOption, String property, String value) {
+        return url != null && value.equalsIgnoreCase(BrokerUrls.option(url, urlOption)) || value.equalsIgnoreCase(properties.get(property));
+    }
+
     private static String blankToNull(String value) {
         return value == null || value.isBlank() ? null : value;
     }

@@ -83,9 +83,12 @@ public final class AmqpProvider implements BrokerProvider {
         BeanProperties.check(JmsConnectionFactory.class, settings.properties());
     }
 
+    /** Qpid JMS waits for the broker's answer to a persistent send outside a transaction unless told to send every message without. */
     @Override
     public Capabilities capabilities(ConnectionSettings settings) {
-        return new Capabilities(settings.transacted(), true, true, false, true, true);
+        boolean confirmsSends = settings.sets("jms.forceSyncSend", "forceSyncSend", "true")
+                || !settings.sets("jms.forceAsyncSend", "forceAsyncSend", "true");
+        return new Capabilities(settings.transacted(), true, true, false, true, confirmsSends);
     }
 
     @Override

@@ -67,6 +67,7 @@ public final class ArtemisProvider implements BrokerProvider {
      */
     static final int PRODUCER_WINDOW_BYTES = 4 * 1024 * 1024;
     static final String PRODUCER_WINDOW_OPTION = "producerWindowSize";
+    static final String BLOCK_ON_DURABLE_SEND_OPTION = "blockOnDurableSend";
     /**
      * Unless the URL sets them: how a connection whose network went silent (no reset, no FIN) is
      * found out. The client checks every {@code clientFailureCheckPeriod} whether anything came from the
@@ -201,9 +202,11 @@ public final class ArtemisProvider implements BrokerProvider {
         return Map.copyOf(types);
     }
 
+    /** A persistent send outside a transaction waits for the broker, unless the URL sets {@value #BLOCK_ON_DURABLE_SEND_OPTION} false. */
     @Override
     public Capabilities capabilities(ConnectionSettings settings) {
-        return new Capabilities(settings.transacted(), true, true, true, true, true);
+        boolean confirmsSends = !settings.sets(BLOCK_ON_DURABLE_SEND_OPTION, BLOCK_ON_DURABLE_SEND_OPTION, "false");
+        return new Capabilities(settings.transacted(), true, true, true, true, confirmsSends);
     }
 
     @Override

@@ -127,9 +127,12 @@ public final class OpenWireProvider implements BrokerProvider {
         }
     }
 
+    /** The ActiveMQ client waits for the broker's answer to a persistent send outside a transaction unless told to send it without. */
     @Override
     public Capabilities capabilities(ConnectionSettings settings) {
-        return new Capabilities(settings.transacted(), false, false, false, true, true);
+        boolean confirmsSends = settings.sets("jms.alwaysSyncSend", "alwaysSyncSend", "true")
+                || !settings.sets("jms.useAsyncSend", "useAsyncSend", "true");
+        return new Capabilities(settings.transacted(), false, false, false, true, confirmsSends);
     }
 
     @Override

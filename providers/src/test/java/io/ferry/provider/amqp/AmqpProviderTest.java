@@ -86,6 +86,20 @@ class AmqpProviderTest {
         }
     }
 
+    /** Read as Qpid JMS reads them: a forced asynchronous send is not waited for, unless synchronous sends are forced too. */
+    @Test
+    void aPersistentSendOutsideATransactionIsConfirmedUnlessTheUrlOrAPropertyForcesItAsynchronous() {
+        String async = "amqp://127.0.0.1:5672?jms.forceAsyncSend=true";
+        assertThat(factory(async).isForceAsyncSend()).isTrue();
+        assertThat(provider.capabilities(settings("amqp://127.0.0.1:5672")).confirmsSends()).isTrue();
+        assertThat(provider.capabilities(settings(async)).confirmsSends()).isFalse();
+        assertThat(provider.capabilities(settings(async + "&jms.forceSyncSend=true")).confirmsSends()).isTrue();
+        ConnectionSettings byProperty = new ConnectionSettings("remote", "amqp", "amqp://127.0.0.1:5672", null, null, null,
+                Map.of("forceAsyncSend", "true"), true);
+        assertThat(((JmsConnectionFactory) provider.connectionFactory(byProperty)).isForceAsyncSend()).isTrue();
+        assertThat(provider.capabilities(byProperty).confirmsSends()).isFalse();
+    }
+
     private JmsConnectionFactory factory(String url) {
         return (JmsConnectionFactory) provider.connectionFactory(settings(url));
     }

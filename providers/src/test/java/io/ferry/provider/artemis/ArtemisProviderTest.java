@@ -131,6 +131,15 @@ class ArtemisProviderTest {
         assertThat(provider.explainLoss(remote, new JMSException("AMQ219015: The connection was disconnected because of server shutdown"))).isNull();
     }
 
+    /** Read as the core client reads it: a persistent send outside a transaction is waited for unless the URL says not to. */
+    @Test
+    void aPersistentSendOutsideATransactionIsConfirmedUnlessTheUrlSaysNot() {
+        String async = "tcp://127.0.0.1:61617?blockOnDurableSend=false";
+        assertThat(factory(async).isBlockOnDurableSend()).isFalse();
+        assertThat(provider.capabilities(ConnectionSettings.anonymous("remote", "tcp://127.0.0.1:61617")).confirmsSends()).isTrue();
+        assertThat(provider.capabilities(ConnectionSettings.anonymous("remote", async)).confirmsSends()).isFalse();
+    }
+
     private ActiveMQConnectionFactory factory(String url) {
         return (ActiveMQConnectionFactory) provider.connectionFactory(ConnectionSettings.anonymous("remote", url));
     }

@@ -139,6 +139,20 @@ class OpenWireProviderTest {
         return message;
     }
 
+    /** Read as the ActiveMQ client reads them: an asynchronous send is not waited for, unless every send is to be synchronous. */
+    @Test
+    void aPersistentSendOutsideATransactionIsConfirmedUnlessTheUrlOrAPropertyMakesItAsynchronous() {
+        String async = "tcp://127.0.0.1:61616?jms.useAsyncSend=true";
+        assertThat(((ActiveMQConnectionFactory) provider.connectionFactory(settings(async))).isUseAsyncSend()).isTrue();
+        assertThat(provider.capabilities(settings("tcp://127.0.0.1:61616")).confirmsSends()).isTrue();
+        assertThat(provider.capabilities(settings(async)).confirmsSends()).isFalse();
+        assertThat(provider.capabilities(settings(async + "&jms.alwaysSyncSend=true")).confirmsSends()).isTrue();
+        ConnectionSettings byProperty = new ConnectionSettings("remote", OpenWireProvider.NAME, "tcp://127.0.0.1:61616", null, null, null,
+                Map.of("useAsyncSend", "true"), true);
+        assertThat(((ActiveMQConnectionFactory) provider.connectionFactory(byProperty)).isUseAsyncSend()).isTrue();
+        assertThat(provider.capabilities(byProperty).confirmsSends()).isFalse();
+    }
+
     private static ConnectionSettings settings(TestClassicBroker broker) {
         return settings(broker.url());
     }
