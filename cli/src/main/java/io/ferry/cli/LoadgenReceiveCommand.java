@@ -26,7 +26,7 @@ import io.ferry.loadgen.SinkSettings;
  * none did.
  */
 @Command(name = "receive", mixinStandardHelpOptions = true, showDefaultValues = true,
-        description = "Receives load messages until the expected ones arrived or the queue stays quiet, "
+        description = "Receives load messages until the expected ones arrived or no new one comes, "
                 + "then reports missing, duplicated and corrupted messages, latency and throughput.")
 final class LoadgenReceiveCommand implements Callable<Integer> {
 
@@ -46,16 +46,18 @@ final class LoadgenReceiveCommand implements Callable<Integer> {
             description = "account only for this run; other runs' messages are consumed and counted apart (default: any run)")
     String runId;
 
-    @Option(names = "--expected", defaultValue = "0", description = "messages the run sent; 0 when not known (stop when quiet)")
+    @Option(names = "--expected", defaultValue = "0", description = "messages the run sent; 0 when not known (stop when no new one comes)")
     long expected;
 
     @Option(names = "--idle-timeout", defaultValue = "10s", converter = DurationConverter.class,
-            description = "stop when no new message of the run arrived for this long (copies of messages already in do not count)")
+            description = "stop when no new message of the run arrived for this long (a copy, a corrupted or an unexpected one is "
+                    + "not new)")
     Duration idleTimeout;
 
     @Option(names = "--settle", defaultValue = "2s", converter = DurationConverter.class,
             description = "once the expected messages arrived, go on until nothing of the run arrived for this long, so that late "
-                    + "copies count as duplicates, but no longer than the longer of this and --idle-timeout; 0 stops at once")
+                    + "copies count as duplicates, but no longer than the longer of this and --idle-timeout after the last new message; "
+                    + "0 stops at once")
     Duration settle;
 
     @Option(names = "--json", description = "also write the report as JSON to this file")

@@ -93,7 +93,8 @@ class BadConnectionSettingsTest {
      */
     @ParameterizedTest
     @CsvSource({"rabbitmq, amqp://127.0.0.1:1/%2f", "artemis, tcp://127.0.0.1:1?blockOnDurableSend=false",
-                "amqp, amqp://127.0.0.1:1?jms.forceAsyncSend=true", "openwire, tcp://127.0.0.1:1?jms.useAsyncSend=true"})
+                "amqp, amqp://127.0.0.1:1?jms.forceAsyncSend=true", "amqp, amqp://127.0.0.1:1?jms.presettlePolicy.presettleProducers=true",
+                "openwire, tcp://127.0.0.1:1?jms.useAsyncSend=true"})
     void aConnectionWithoutTransactionsWhoseClientDoesNotWaitForTheBrokerIsRefused(String provider, String url) {
         Path file = AdapterConfig.empty().connection("local", "tcp://127.0.0.1:1")
                 .connection("remote", Map.of("provider", provider, "url", url, "transactions", false))
@@ -103,7 +104,7 @@ class BadConnectionSettingsTest {
 
         assertThat(result.exitCode()).as(result.err()).isEqualTo(2);
         assertThat(result.err()).isEqualTo("ferry run: " + file + ": ferry.connections.remote.transactions: the " + provider + " provider's "
-                + "client does not wait for the broker to take a message sent outside a transaction, so a message Ferry acknowledged on "
-                + "the source could be lost; keep transactions on (the default)" + System.lineSeparator());
+                + "client, as configured, does not wait for the broker to take a message sent outside a transaction, so a message Ferry "
+                + "acknowledged on the source could be lost; keep transactions on (the default)" + System.lineSeparator());
     }
 }

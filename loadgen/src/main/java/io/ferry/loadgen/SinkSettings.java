@@ -9,8 +9,9 @@ import io.ferry.core.provider.ConnectionSettings;
  *
  * @param broker      the broker, through its provider; its password is never printed
  * @param queue       the queue to consume
- * @param expected    messages of the run to wait for; 0 when not known (the run then ends when the queue goes quiet)
- * @param idleTimeout the run ends when no new message of it arrived for this long (copies of messages already in do not count)
+ * @param expected    messages of the run to wait for; 0 when not known (the run then ends when no new message comes)
+ * @param idleTimeout the run ends when no new message of it arrived for this long (a copy of one already in, a corrupted or an
+ *                    unexpected one is not new)
  * @param runId       only this run's messages are accounted; others are consumed and counted as foreign.
  *                    Null accepts every run.
  * @param settle      once every expected message arrived, the run goes on until nothing of it arrived for this long, so

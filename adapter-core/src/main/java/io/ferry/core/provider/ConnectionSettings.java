@@ -57,9 +57,16 @@ public record ConnectionSettings(String name, String provider, String url, Strin
         return new ConnectionSettings(name, otherProvider, otherUrl, user, password, factoryClass, properties, transacted);
     }
 
-    /** Whether the URL's option {@code urlOption} or the bean property {@code property} is written as {@code value} (in any case). */
-    public boolean sets(String urlOption, String property, String value) {
-        return url != null && value.equalsIgnoreCase(BrokerUrls.option(url, urlOption)) || value.equalsIgnoreCase(properties.get(property));
+    /**
+     * An option as the client ends up with it: the bean property where one is set (properties are applied after the URL),
+     * else the URL's option; stripped, null where neither sets it.
+     */
+    public String option(String urlOption, String property) {
+        String value = properties.get(property);
+        if (value == null && url != null) {
+            value = BrokerUrls.option(url, urlOption);
+        }
+        return value == null ? null : value.strip();
     }
 
     private static String blankToNull(String value) {

@@ -232,7 +232,7 @@ public final class SoakRun {
             requireAlive();
             if (sink.isDone() && !sender.isDone()) {
                 result(sink, "receive"); // its failure, if it failed
-                throw new ProcessException("receive: nothing arrived for " + SINK_IDLE_TIMEOUT.toSeconds() + " s while the sender was still "
+                throw new ProcessException("receive: nothing new arrived for " + SINK_IDLE_TIMEOUT.toSeconds() + " s while the sender was still "
                         + "sending; the run stopped");
             }
             long left = dueNanos - System.nanoTime();

@@ -2,6 +2,7 @@ package io.ferry.provider.amqp;
 
 import java.net.URI;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -57,6 +58,10 @@ public final class AmqpProvider implements BrokerProvider {
     private static final String NO_CREDIT = "waiting for credit";
     private static final Set<String> SCHEMES = Set.of("amqp", "amqps", "amqpws", "amqpwss");
     private static final String EXAMPLE = "amqp://127.0.0.1:5672";
+    /** The presettle policy's options that settle a producer's sends outside a transaction as they are sent. */
+    private static final List<String> PRESETTLE_OPTIONS = List.of("jms.presettlePolicy.presettleAll",
+            "jms.presettlePolicy.presettleProducers", "jms.presettlePolicy.presettleQueueProducers",
+            "jms.presettlePolicy.presettleTopicProducers");
     private static final Map<String, String> DEFAULT_OPTIONS = defaultOptions();
 
     @Override
@@ -83,12 +88,22 @@ public final class AmqpProvider implements BrokerProvider {
         BeanProperties.check(JmsConnectionFactory.class, settings.properties());
     }
 
-    /** Qpid JMS waits for the broker's answer to a persistent send outside a transaction unless told to send every message without. */
+    /**
+     * Qpid JMS waits for the broker's answer to a persistent send outside a transaction unless told to send without it
+     * ({@code forceAsyncSend}, which {@code forceSyncSend} overrules), or to settle what producers send as they send it
+     * (a presettle policy, which nothing overrules). Read on the safe side: a value other than the one that keeps sends
+     * waited for counts as the other.
+     */
     @Override
     public Capabilities capabilities(ConnectionSettings settings) {
-        boolean confirmsSends = settings.sets("jms.forceSyncSend", "forceSyncSend", "true")
-                || !settings.sets("jms.forceAsyncSend", "forceAsyncSend", "true");
+        boolean presettled = PRESETTLE_OPTIONS.stream().anyMatch(option -> !isFalseOrUnset(BrokerUrls.option(settings.url(), option)));
+        boolean confirmsSends = !presettled && ("true".equalsIgnoreCase(settings.option("jms.forceSyncSend", "forceSyncSend"))
+                || isFalseOrUnset(settings.option("jms.forceAsyncSend", "forceAsyncSend")));
         return new Capabilities(settings.transacted(), true, true, false, true, confirmsSends);
+    }
+
+    private static boolean isFalseOrUnset(String value) {
+        return value == null || value.strip().equalsIgnoreCase("false");
     }
 
     @Override

@@ -145,12 +145,11 @@ public final class ArtemisProvider implements BrokerProvider {
      */
     private static void refuseEndlessReconnection(ConnectionSettings settings) {
         for (String name : ENDLESS_WHEN_NEGATIVE) {
-            String inUrl = BrokerUrls.option(settings.url(), name);
-            String inProperties = settings.properties().get(name);
-            String value = inProperties != null ? inProperties : inUrl;
-            if (value != null && value.strip().startsWith("-")) {
-                throw new InvalidConnectionException(inProperties != null ? "properties." + name : "url", (inProperties != null ? ""
-                        : "'" + settings.maskedUrl() + "': ") + name + "=" + value.strip() + " reconnects for ever inside the client, unseen by"
+            String value = settings.option(name, name);
+            if (value != null && value.startsWith("-")) {
+                boolean inProperties = settings.properties().containsKey(name);
+                throw new InvalidConnectionException(inProperties ? "properties." + name : "url", (inProperties ? ""
+                        : "'" + settings.maskedUrl() + "': ") + name + "=" + value + " reconnects for ever inside the client, unseen by"
                         + " Ferry, which reconnects with back-off itself: leave it out, or bound it");
             }
         }
@@ -202,10 +201,11 @@ public final class ArtemisProvider implements BrokerProvider {
         return Map.copyOf(types);
     }
 
-    /** A persistent send outside a transaction waits for the broker, unless the URL sets {@value #BLOCK_ON_DURABLE_SEND_OPTION} false. */
+    /** A persistent send outside a transaction waits for the broker unless {@value #BLOCK_ON_DURABLE_SEND_OPTION} is set otherwise. */
     @Override
     public Capabilities capabilities(ConnectionSettings settings) {
-        boolean confirmsSends = !settings.sets(BLOCK_ON_DURABLE_SEND_OPTION, BLOCK_ON_DURABLE_SEND_OPTION, "false");
+        String blocks = settings.option(BLOCK_ON_DURABLE_SEND_OPTION, BLOCK_ON_DURABLE_SEND_OPTION);
+        boolean confirmsSends = blocks == null || blocks.equalsIgnoreCase("true");
         return new Capabilities(settings.transacted(), true, true, true, true, confirmsSends);
     }
 

@@ -127,11 +127,16 @@ public final class OpenWireProvider implements BrokerProvider {
         }
     }
 
-    /** The ActiveMQ client waits for the broker's answer to a persistent send outside a transaction unless told to send it without. */
+    /**
+     * The ActiveMQ client waits for the broker's answer to a persistent send outside a transaction unless told to send without
+     * it ({@code useAsyncSend}, which {@code alwaysSyncSend} overrules). Read on the safe side: any value of
+     * {@code useAsyncSend} but false counts as true.
+     */
     @Override
     public Capabilities capabilities(ConnectionSettings settings) {
-        boolean confirmsSends = settings.sets("jms.alwaysSyncSend", "alwaysSyncSend", "true")
-                || !settings.sets("jms.useAsyncSend", "useAsyncSend", "true");
+        String async = settings.option("jms.useAsyncSend", "useAsyncSend");
+        boolean confirmsSends = "true".equalsIgnoreCase(settings.option("jms.alwaysSyncSend", "alwaysSyncSend"))
+                || async == null || async.equalsIgnoreCase("false");
         return new Capabilities(settings.transacted(), false, false, false, true, confirmsSends);
     }
 

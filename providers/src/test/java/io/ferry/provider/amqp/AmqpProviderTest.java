@@ -13,6 +13,7 @@ import jakarta.jms.ResourceAllocationException;
 import org.apache.qpid.jms.JmsConnection;
 import org.apache.qpid.jms.JmsConnectionFactory;
 import org.apache.qpid.jms.JmsSendTimedOutException;
+import org.apache.qpid.jms.policy.JmsDefaultPresettlePolicy;
 import org.apache.qpid.jms.provider.exceptions.ProviderConnectionResourceAllocationException;
 import org.apache.qpid.jms.provider.exceptions.ProviderIdleTimeoutException;
 import org.junit.jupiter.api.Test;
@@ -94,10 +95,27 @@ class AmqpProviderTest {
         assertThat(provider.capabilities(settings("amqp://127.0.0.1:5672")).confirmsSends()).isTrue();
         assertThat(provider.capabilities(settings(async)).confirmsSends()).isFalse();
         assertThat(provider.capabilities(settings(async + "&jms.forceSyncSend=true")).confirmsSends()).isTrue();
-        ConnectionSettings byProperty = new ConnectionSettings("remote", "amqp", "amqp://127.0.0.1:5672", null, null, null,
-                Map.of("forceAsyncSend", "true"), true);
+        ConnectionSettings byProperty = settings("amqp://127.0.0.1:5672", Map.of("forceAsyncSend", "true"));
         assertThat(((JmsConnectionFactory) provider.connectionFactory(byProperty)).isForceAsyncSend()).isTrue();
         assertThat(provider.capabilities(byProperty).confirmsSends()).isFalse();
+        // A property is applied after the URL, so it is the one that counts.
+        ConnectionSettings overruled = settings(async + "&jms.forceSyncSend=true", Map.of("forceSyncSend", "false"));
+        assertThat(((JmsConnectionFactory) provider.connectionFactory(overruled)).isForceSyncSend()).isFalse();
+        assertThat(provider.capabilities(overruled).confirmsSends()).isFalse();
+    }
+
+    /** Presettled producers' sends are settled as they are written, forced synchronous or not: nothing waits for the broker. */
+    @Test
+    void aPresettlePolicyForProducersMeansSendsAreNotConfirmed() {
+        for (String option : new String[] {"presettleAll", "presettleProducers", "presettleQueueProducers", "presettleTopicProducers"}) {
+            String url = "amqp://127.0.0.1:5672?jms.forceSyncSend=true&jms.presettlePolicy." + option + "=true";
+            JmsDefaultPresettlePolicy policy = (JmsDefaultPresettlePolicy) factory(url).getPresettlePolicy();
+            assertThat(policy.isPresettleAll() || policy.isPresettleProducers() || policy.isPresettleQueueProducers()
+                    || policy.isPresettleTopicProducers()).as(option).isTrue();
+            assertThat(provider.capabilities(settings(url)).confirmsSends()).as(option).isFalse();
+        }
+        String consumersOnly = "amqp://127.0.0.1:5672?jms.presettlePolicy.presettleConsumers=true";
+        assertThat(provider.capabilities(settings(consumersOnly)).confirmsSends()).isTrue();
     }
 
     private JmsConnectionFactory factory(String url) {
@@ -105,6 +123,10 @@ class AmqpProviderTest {
     }
 
     private static ConnectionSettings settings(String url) {
-        return new ConnectionSettings("remote", "amqp", url, null, null, null, Map.of(), true);
+        return settings(url, Map.of());
+    }
+
+    private static ConnectionSettings settings(String url, Map<String, String> properties) {
+        return new ConnectionSettings("remote", "amqp", url, null, null, null, properties, true);
     }
 }

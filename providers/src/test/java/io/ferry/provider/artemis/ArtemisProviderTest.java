@@ -138,6 +138,10 @@ class ArtemisProviderTest {
         assertThat(factory(async).isBlockOnDurableSend()).isFalse();
         assertThat(provider.capabilities(ConnectionSettings.anonymous("remote", "tcp://127.0.0.1:61617")).confirmsSends()).isTrue();
         assertThat(provider.capabilities(ConnectionSettings.anonymous("remote", async)).confirmsSends()).isFalse();
+        ConnectionSettings byProperty = new ConnectionSettings("remote", "artemis", "tcp://127.0.0.1:61617", null, null, null,
+                Map.of("blockOnDurableSend", "false"), true);
+        assertThat(((ActiveMQConnectionFactory) provider.connectionFactory(byProperty)).isBlockOnDurableSend()).isFalse();
+        assertThat(provider.capabilities(byProperty).confirmsSends()).isFalse();
     }
 
     private ActiveMQConnectionFactory factory(String url) {

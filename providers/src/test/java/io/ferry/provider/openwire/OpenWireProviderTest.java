@@ -147,10 +147,13 @@ class OpenWireProviderTest {
         assertThat(provider.capabilities(settings("tcp://127.0.0.1:61616")).confirmsSends()).isTrue();
         assertThat(provider.capabilities(settings(async)).confirmsSends()).isFalse();
         assertThat(provider.capabilities(settings(async + "&jms.alwaysSyncSend=true")).confirmsSends()).isTrue();
-        ConnectionSettings byProperty = new ConnectionSettings("remote", OpenWireProvider.NAME, "tcp://127.0.0.1:61616", null, null, null,
-                Map.of("useAsyncSend", "true"), true);
+        ConnectionSettings byProperty = settings("tcp://127.0.0.1:61616", Map.of("useAsyncSend", "true"));
         assertThat(((ActiveMQConnectionFactory) provider.connectionFactory(byProperty)).isUseAsyncSend()).isTrue();
         assertThat(provider.capabilities(byProperty).confirmsSends()).isFalse();
+        // A property is applied after the URL, so it is the one that counts.
+        ConnectionSettings overruled = settings(async + "&jms.alwaysSyncSend=true", Map.of("alwaysSyncSend", "false"));
+        assertThat(((ActiveMQConnectionFactory) provider.connectionFactory(overruled)).isAlwaysSyncSend()).isFalse();
+        assertThat(provider.capabilities(overruled).confirmsSends()).isFalse();
     }
 
     private static ConnectionSettings settings(TestClassicBroker broker) {
@@ -158,6 +161,10 @@ class OpenWireProviderTest {
     }
 
     private static ConnectionSettings settings(String url) {
-        return new ConnectionSettings("remote", OpenWireProvider.NAME, url, null, null, null, Map.of(), true);
+        return settings(url, Map.of());
+    }
+
+    private static ConnectionSettings settings(String url, Map<String, String> properties) {
+        return new ConnectionSettings("remote", OpenWireProvider.NAME, url, null, null, null, properties, true);
     }
 }

@@ -498,7 +498,7 @@ public final class FerryConfigLoader {
                     providers.put(connection.getKey(), provider);
                     if (!settings.transacted() && !provider.capabilities(settings).confirmsSends()) {
                         // A target's messages, a source's error queue: sent, then the source acknowledged.
-                        problems.add(key + ".transactions: the " + provider.name() + " provider's client does not wait for the broker to "
+                        problems.add(key + ".transactions: the " + provider.name() + " provider's client, as configured, does not wait for the broker to "
                                 + "take a message sent outside a transaction, so a message Ferry acknowledged on the source could be lost; "
                                 + "keep transactions on (the default)");
                     }
