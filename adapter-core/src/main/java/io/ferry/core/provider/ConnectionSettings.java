@@ -69,6 +69,12 @@ public record ConnectionSettings(String name, String provider, String url, Strin
         return value == null ? null : value.strip();
     }
 
+    /** Whether {@link #option} is not set, or set to {@code value} (in any case): a client's default read on the safe side. */
+    public boolean optionUnsetOr(String urlOption, String property, String value) {
+        String set = option(urlOption, property);
+        return set == null || set.equalsIgnoreCase(value);
+    }
+
     private static String blankToNull(String value) {
         return value == null || value.isBlank() ? null : value;
     }

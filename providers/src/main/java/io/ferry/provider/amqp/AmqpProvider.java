@@ -96,14 +96,11 @@ public final class AmqpProvider implements BrokerProvider {
      */
     @Override
     public Capabilities capabilities(ConnectionSettings settings) {
-        boolean presettled = PRESETTLE_OPTIONS.stream().anyMatch(option -> !isFalseOrUnset(BrokerUrls.option(settings.url(), option)));
+        // A presettle policy is set in the URL only (it is no bean property of the factory's).
+        boolean presettled = !PRESETTLE_OPTIONS.stream().allMatch(option -> settings.optionUnsetOr(option, option, "false"));
         boolean confirmsSends = !presettled && ("true".equalsIgnoreCase(settings.option("jms.forceSyncSend", "forceSyncSend"))
-                || isFalseOrUnset(settings.option("jms.forceAsyncSend", "forceAsyncSend")));
+                || settings.optionUnsetOr("jms.forceAsyncSend", "forceAsyncSend", "false"));
         return new Capabilities(settings.transacted(), true, true, false, true, confirmsSends);
-    }
-
-    private static boolean isFalseOrUnset(String value) {
-        return value == null || value.strip().equalsIgnoreCase("false");
     }
 
     @Override

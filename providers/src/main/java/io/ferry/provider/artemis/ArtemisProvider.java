@@ -204,8 +204,7 @@ public final class ArtemisProvider implements BrokerProvider {
     /** A persistent send outside a transaction waits for the broker unless {@value #BLOCK_ON_DURABLE_SEND_OPTION} is set otherwise. */
     @Override
     public Capabilities capabilities(ConnectionSettings settings) {
-        String blocks = settings.option(BLOCK_ON_DURABLE_SEND_OPTION, BLOCK_ON_DURABLE_SEND_OPTION);
-        boolean confirmsSends = blocks == null || blocks.equalsIgnoreCase("true");
+        boolean confirmsSends = settings.optionUnsetOr(BLOCK_ON_DURABLE_SEND_OPTION, BLOCK_ON_DURABLE_SEND_OPTION, "true");
         return new Capabilities(settings.transacted(), true, true, true, true, confirmsSends);
     }
 

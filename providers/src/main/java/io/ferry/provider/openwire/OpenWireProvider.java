@@ -134,9 +134,8 @@ public final class OpenWireProvider implements BrokerProvider {
      */
     @Override
     public Capabilities capabilities(ConnectionSettings settings) {
-        String async = settings.option("jms.useAsyncSend", "useAsyncSend");
         boolean confirmsSends = "true".equalsIgnoreCase(settings.option("jms.alwaysSyncSend", "alwaysSyncSend"))
-                || async == null || async.equalsIgnoreCase("false");
+                || settings.optionUnsetOr("jms.useAsyncSend", "useAsyncSend", "false");
         return new Capabilities(settings.transacted(), false, false, false, true, confirmsSends);
     }
 
