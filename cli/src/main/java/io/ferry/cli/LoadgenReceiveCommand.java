@@ -46,7 +46,8 @@ final class LoadgenReceiveCommand implements Callable<Integer> {
             description = "account only for this run; other runs' messages are consumed and counted apart (default: any run)")
     String runId;
 
-    @Option(names = "--expected", defaultValue = "0", description = "messages the run sent; 0 when not known (stop when no new one comes)")
+    @Option(names = "--expected", defaultValue = "0", description = "messages the run sent; 0 when not known (then the counts the messages carry; "
+            + "without them, stop when no new one comes)")
     long expected;
 
     @Option(names = "--idle-timeout", defaultValue = "10s", converter = DurationConverter.class,

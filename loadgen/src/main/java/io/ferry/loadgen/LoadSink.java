@@ -88,9 +88,7 @@ public final class LoadSink {
         int uncommitted = 0;
         Message last = null;
         while (true) {
-            // Another run's messages count too when no run id sets them apart: what their runs announce must be in as well
-            // (summed only once the cheaper first test passes).
-            if (!settling && expected > 0 && accounting.delivered() >= expected && accounting.delivered() >= accounting.expected(expected)) {
+            if (!settling && allArrived(accounting, expected)) {
                 if (settleNanos == 0) {
                     break;
                 }
@@ -133,6 +131,19 @@ public final class LoadSink {
             broker.complete(session, last);
         }
         return span;
+    }
+
+    /**
+     * Whether every message the sink knows of arrived intact: the total it was told or, without one, what the messages
+     * announce once they announce every count. Another run's messages count too when no run id sets them apart: what their
+     * runs announce must be in as well (summed only once the cheaper first test passes).
+     */
+    private static boolean allArrived(SinkAccounting accounting, long expected) {
+        long delivered = accounting.delivered();
+        if (expected > 0) {
+            return delivered >= expected && delivered >= accounting.expected(expected);
+        }
+        return delivered > 0 && accounting.countsKnown() && delivered >= accounting.expected(0);
     }
 
     /** From the run's first arrival to its last before it settled, and how many came in it. */

@@ -209,11 +209,30 @@ final class SinkAccounting {
         long unheardOf = 0;
         for (RunTally run : runs.values()) {
             // A producer whose count no message told is unexpected, not unheard of: its run's shortfall cannot be told apart.
-            boolean uncounted = run.uncountedProducers.stream().anyMatch(p -> !ledger.expects(p));
-            if (run.announced >= 0 && !uncounted) {
+            if (run.announced >= 0 && !hasUncountedProducer(run)) {
                 unheardOf += Math.max(0, run.announced - run.heardOf);
             }
         }
         return unheardOf;
+    }
+
+    /**
+     * Whether the counts are known: told, or learned from the messages, every run heard of having announced its total and
+     * each of its producers its own. While a producer's count is unknown, more of its messages may still be on their way.
+     */
+    boolean countsKnown() {
+        if (!learnProducers) {
+            return true;
+        }
+        for (RunTally run : runs.values()) {
+            if (run.announced < 0 || hasUncountedProducer(run)) {
+                return false;
+            }
+        }
+        return !runs.isEmpty();
+    }
+
+    private boolean hasUncountedProducer(RunTally run) {
+        return run.uncountedProducers.stream().anyMatch(p -> !ledger.expects(p));
     }
 }

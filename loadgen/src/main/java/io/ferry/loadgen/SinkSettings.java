@@ -9,7 +9,8 @@ import io.ferry.core.provider.ConnectionSettings;
  *
  * @param broker      the broker, through its provider; its password is never printed
  * @param queue       the queue to consume
- * @param expected    messages of the run to wait for; 0 when not known (the run then ends when no new message comes)
+ * @param expected    messages of the run to wait for; 0 when not known (then what the messages announce, once they announce
+ *                    every count; else the run ends when no new message comes)
  * @param idleTimeout the run ends when no new message of it arrived for this long (a copy of one already in, a corrupted or an
  *                    unexpected one is not new)
  * @param runId       only this run's messages are accounted; others are consumed and counted as foreign.

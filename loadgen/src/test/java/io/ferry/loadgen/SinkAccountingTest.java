@@ -138,6 +138,28 @@ class SinkAccountingTest {
         assertThat(receive("partly", 0, "partly", Map.of()).delivery()).isEqualTo(new DeliveryReport(8, 5, 5, 3, 0, 0, 0));
     }
 
+    /**
+     * Told no count, the sink takes the counts the messages carry: once they are all in, it settles (a late copy counts as
+     * a duplicate) and ends, rather than waiting out the idle timeout.
+     */
+    @Test
+    void withoutACountTheSinkSettlesOnWhatTheMessagesAnnounce() throws Exception {
+        try (JmsTestClient client = new JmsTestClient(broker.url())) {
+            for (int seq = 0; seq < 5; seq++) {
+                send(client, "announced", RUN, PRODUCER, seq, 5, true);
+            }
+            send(client, "announced", RUN, PRODUCER, 3, 5, true);
+        }
+        Duration idleTimeout = Duration.ofMinutes(2);
+        long started = System.nanoTime();
+
+        SinkReport report = new LoadSink().run(new SinkSettings(ConnectionSettings.anonymous("broker", broker.url()), "announced", 0,
+                idleTimeout, RUN, QUICK_IDLE), Map.of(), ProgressListener.none());
+
+        assertThat(report.delivery()).isEqualTo(new DeliveryReport(5, 6, 5, 0, 1, 0, 0));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("ended by its counts, not the idle timeout").isLessThan(idleTimeout.dividedBy(2));
+    }
+
     /** A bridge that sends a copy for ever while one message is missing: the run ends after the idle timeout, with its counts. */
     @Test
     void copiesArrivingForEverDoNotHoldTheRunOpenWhileOneIsMissing() throws Exception {
