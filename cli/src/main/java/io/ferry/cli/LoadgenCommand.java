@@ -1,7 +1,6 @@
 package io.ferry.cli;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import picocli.CommandLine.Command;
@@ -9,8 +8,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+import io.ferry.report.ReportFile;
+
 /**
- * {@code ferry loadgen send|receive}: the load generator on its own, against any Artemis broker.
+ * {@code ferry loadgen send|receive}: the load generator on its own, against any broker a provider reaches.
  * Exit codes: 0 clean, 1 messages missing, duplicated or corrupted, 2 bad input, 3 the broker cannot
  * be reached (or failed mid-run). Every failure is one line on stderr, starting with the command's name
  * ("ferry loadgen send: ").
@@ -50,26 +51,16 @@ final class LoadgenCommand implements Runnable {
 
     /** Refuses, before a run, a {@code --json} file that could not be written at its end (null: none asked for). */
     static void checkJson(Path file) {
-        if (file == null) {
-            return;
-        }
-        Path folder = file.toAbsolutePath().getParent();
-        try {
-            if (folder != null) {
-                Files.createDirectories(folder);
-            }
-        } catch (IOException e) {
-            throw new IllegalArgumentException("--json: cannot write " + file + ": " + e.getMessage());
-        }
-        if (Files.isDirectory(file) || folder != null && !Files.isWritable(folder) || Files.exists(file) && !Files.isWritable(file)) {
-            throw new IllegalArgumentException("--json: cannot write " + file + (Files.isDirectory(file) ? ": it is a directory" : ""));
+        String problem = ReportFile.problem("--json", file);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
         }
     }
 
-    /** Writes a report's JSON, into the folder {@link #checkJson} made before the run. */
+    /** Writes a report's JSON, making the folders {@link #checkJson} found could be made. */
     static void writeJson(Path file, String json) {
         try {
-            Files.writeString(file, json);
+            ReportFile.write(file, json);
         } catch (IOException e) {
             throw new IllegalArgumentException("--json: cannot write " + file + ": " + e.getMessage());
         }

@@ -56,7 +56,7 @@ class ArchitectureTest {
             .whereLayer("perf").mayOnlyBeAccessedByLayers("cli")
             .whereLayer("health").mayOnlyBeAccessedByLayers("cli")
             .whereLayer("peers").mayOnlyBeAccessedByLayers("cli")
-            .whereLayer("report").mayOnlyBeAccessedByLayers("perf", "health")
+            .whereLayer("report").mayOnlyBeAccessedByLayers("perf", "health", "cli")
             .whereLayer("runtime").mayOnlyBeAccessedByLayers("perf", "health", "cli")
             .whereLayer("workflows").mayOnlyBeAccessedByLayers("runtime", "perf", "health", "cli")
             .whereLayer("providers").mayNotBeAccessedByAnyLayer()

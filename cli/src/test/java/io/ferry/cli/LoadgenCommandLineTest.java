@@ -218,7 +218,7 @@ class LoadgenCommandLineTest {
         Path folder = Files.createDirectories(dir.resolve("a-folder.json"));
         CommandRun result = run("loadgen", "receive", "--url", broker.url(), "--queue", "never-read", "--json", folder.toString());
         assertThat(result.exitCode()).isEqualTo(2);
-        assertThat(result.err()).isEqualTo("ferry loadgen receive: --json: cannot write " + folder + ": it is a directory" + NL);
+        assertThat(result.err()).isEqualTo("ferry loadgen receive: --json " + folder + ": cannot write there: " + folder + ": a directory" + NL);
     }
 
     @Test

@@ -2,13 +2,13 @@ package io.ferry.health;
 
 import java.io.IOException;
 import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.ferry.report.OfflineHtml;
+import io.ferry.report.ReportFile;
 
 /** Writes a health report as JSON (which {@code ferry compare} reads) and as an HTML page with charts. */
 public final class HealthReportFiles {
@@ -23,12 +23,10 @@ public final class HealthReportFiles {
         try {
             String text = JSON.writeValueAsString(report);
             if (json != null) {
-                createParent(json);
-                Files.writeString(json, text);
+                ReportFile.write(json, text);
             }
             if (html != null) {
-                createParent(html);
-                Files.writeString(html, OfflineHtml.page("/health/report.html", text));
+                ReportFile.write(html, OfflineHtml.page("/health/report.html", text));
             }
         } catch (IOException e) {
             throw new HealthCheckException(HealthCheckException.Reason.BAD_INPUT, "cannot write the report: " + why(e));
@@ -36,32 +34,14 @@ public final class HealthReportFiles {
     }
 
     /**
-     * Stops before the sample when {@code file} (given as {@code option}) could not be written after it: a directory, a
-     * file that cannot be written, or no folder it could be made in. Makes nothing: a run that stops writes nothing.
+     * Stops before the sample when {@code file} (given as {@code option}) could not be written after it.
      *
      * @param file null: none asked for, nothing to check
      */
     public static void checkWritable(Path file, String option) {
-        if (file == null) {
-            return;
-        }
-        String why = null;
-        if (Files.isDirectory(file)) {
-            why = file + ": a directory";
-        } else if (Files.exists(file)) {
-            why = Files.isWritable(file) ? null : file + ": not writable";
-        } else {
-            // The nearest folder that exists is where the missing ones, and then the file, would be made.
-            Path existing = file.toAbsolutePath().getParent();
-            while (existing != null && !Files.exists(existing)) {
-                existing = existing.getParent();
-            }
-            if (existing != null && !(Files.isDirectory(existing) && Files.isWritable(existing))) {
-                why = existing + (Files.isDirectory(existing) ? ": not writable" : ": not a directory");
-            }
-        }
-        if (why != null) {
-            throw new HealthCheckException(HealthCheckException.Reason.BAD_INPUT, option + " " + file + ": cannot write there: " + why);
+        String problem = ReportFile.problem(option, file);
+        if (problem != null) {
+            throw new HealthCheckException(HealthCheckException.Reason.BAD_INPUT, problem);
         }
     }
 
@@ -71,12 +51,5 @@ public final class HealthReportFiles {
             return fs.getFile() + " (" + e.getClass().getSimpleName() + ")";
         }
         return e.getMessage();
-    }
-
-    private static void createParent(Path file) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
     }
 }
