@@ -24,6 +24,8 @@ final class ManagementPort {
 
     private static final String PROFILING = "/actuator/profiling";
     private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(30);
+    /** Between reads that disagree, so that the adapter is not asked again and again while its last events are published. */
+    private static final Duration SETTLE_PAUSE = Duration.ofMillis(20);
     private static final StatisticsJson FIGURES = new StatisticsJson();
 
     private final ManagementClient client;
@@ -62,7 +64,7 @@ final class ManagementPort {
      * delivered), so the tables are read between two reads of the JSON until those two agree on
      * every tag's count: counts only grow, so the tables then hold the same counts.
      */
-    PerfReport.AdapterFigures statistics() throws ProcessException {
+    PerfReport.AdapterFigures statistics() throws ProcessException, InterruptedException {
         try {
             long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
             StatisticsJson.SnapshotFigures before = json();
@@ -76,6 +78,7 @@ final class ManagementPort {
                     throw new ProcessException(adapter.name() + "'s figures were still changing after " + SETTLE_TIMEOUT.toSeconds()
                             + " s (log: " + adapter.log() + ")");
                 }
+                Thread.sleep(SETTLE_PAUSE.toMillis());
                 before = after;
             }
         } catch (ManagementException e) {
