@@ -303,6 +303,52 @@ class ProviderErrorQueueTest {
     }
 
     /**
+     * An error queue that is full (Artemis's FAIL policy: it takes one message here, then refuses more) refuses the move as
+     * the queue is used: the poison message waits on the source, said once, the connection kept (the failed move was taken
+     * for a lost connection, reconnected at every try); as the error queue's consumer makes room, one message at a time,
+     * every poison message goes there, each once, and the others to the target.
+     */
+    @Test
+    void poisonMessagesStayOnTheSourceWhileTheErrorQueueIsFull() throws Exception {
+        String errors = "errors.full";
+        try (TestBroker local = TestBroker.create("local", dir.resolve("local"), EmbeddedBroker.failing(errors, 1)).start();
+             TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
+            Route route = new Route(CrossVendorBridgeTest.artemis("local", local.url()), "in", errors, local::messageCount,
+                    CrossVendorBridgeTest.artemis("remote", remote.url()), "out", remote::messageCount);
+            IntPredicate poison = id -> id % 10 == 7;
+            Set<Integer> rejected = ids(poison);
+            String yaml = poisonSentAndChecked(route, poison);
+            Map<Integer, Integer> moved = new HashMap<>();
+            try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
+                 CapturedLog connections = CapturedLog.of(SharedConnection.class);
+                 RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), yaml)) {
+                FerryChannel channel = refusedOnce(adapter, refusals, connections, route, "AMQ229102: Address \"" + errors + "\" is full");
+                assertThat(local.messageCount(errors)).as("in the full error queue").isOne();
+                assertThat(local.messageCount(route.in())).as("on the source, the second poison message among them").isPositive();
+
+                try (ProviderClient reader = new ProviderClient(route.sourceClient());
+                     MessageConsumer consumer = reader.session().createConsumer(reader.session().createQueue(errors))) {
+                    await().atMost(DEADLINE).until(() -> {
+                        Message message = consumer.receive(100);
+                        if (message != null) {
+                            moved.merge(message.getIntProperty(ProviderClient.ID), 1, Integer::sum);
+                            reader.session().commit(); // room for the next
+                        }
+                        return moved.size() == rejected.size() && remote.messageCount(route.out()) >= MESSAGES - rejected.size();
+                    });
+                }
+                assertThat(connections.lines(Level.WARN)).as("connection lines").isEmpty();
+                assertThat(channel.localReconnects()).as("reconnections").isZero();
+            }
+            assertThat(moved).as("poison messages moved, each once").isEqualTo(rejected.stream().collect(Collectors.toMap(id -> id, id -> 1)));
+            assertThat(local.messageCount(route.in())).as("left on the source").isZero();
+            assertThat(local.messageCount(errors)).as("left in the error queue").isZero();
+            assertArrivedOnceAsSent(receive(route.target(), route.out(), MESSAGES - rejected.size()), ids(poison.negate()),
+                    Map.of("verdict", "clean"));
+        }
+    }
+
+    /**
      * Every tenth message is poison; the broker refuses the error queue, with {@code reason}, until {@code allow} runs: the
      * refusal is said once, the connection kept, and then every poison message goes to the error queue, each once.
      */
@@ -312,13 +358,7 @@ class ProviderErrorQueueTest {
         try (CapturedLog refusals = CapturedLog.of(DestinationRefusal.class);
              CapturedLog connections = CapturedLog.of(SharedConnection.class);
              RunningAdapter adapter = RunningAdapter.start(dir.resolve("ferry.yml"), yaml)) {
-            FerryChannel channel = adapter.channels().channel("poison").orElseThrow();
-            DestinationRefusal refusal = channel.errorQueueRefusal();
-            await().atMost(DEADLINE).until(() -> refusal.attempts() >= 3);
-            assertThat(refusals.lines(Level.WARN)).singleElement().asString()
-                    .startsWith("local broker refuses queue " + route.errors() + " as the error queue: " + reason);
-            assertThat(connections.lines(Level.WARN)).as("connection lines").isEmpty();
-            assertThat(channel.localReconnects()).as("reconnections").isZero();
+            refusedOnce(adapter, refusals, connections, route, reason);
             assertThat(local.messageCount(route.in())).as("on the source, the first poison message among them").isPositive();
 
             allow.run();
@@ -332,6 +372,18 @@ class ProviderErrorQueueTest {
         assertArrivedOnceAsSent(receive(route.target(), route.out(), MESSAGES - ids(poison).size()), ids(poison.negate()),
                 Map.of("verdict", "clean"));
         assertArrivedOnceAsSent(receive(route.sourceClient(), route.errors(), ids(poison).size()), ids(poison), Map.of());
+    }
+
+    /** The broker refuses the channel's error queue, with {@code reason}: awaited, said once, the connection kept. */
+    private static FerryChannel refusedOnce(RunningAdapter adapter, CapturedLog refusals, CapturedLog connections, Route route, String reason) {
+        FerryChannel channel = adapter.channels().channel("poison").orElseThrow();
+        DestinationRefusal refusal = channel.errorQueueRefusal();
+        await().atMost(DEADLINE).until(() -> refusal.attempts() >= 3);
+        assertThat(refusals.lines(Level.WARN)).singleElement().asString()
+                .startsWith("local broker refuses queue " + route.errors() + " as the error queue: " + reason);
+        assertThat(connections.lines(Level.WARN)).as("connection lines").isEmpty();
+        assertThat(channel.localReconnects()).as("reconnections").isZero();
+        return channel;
     }
 
     /**

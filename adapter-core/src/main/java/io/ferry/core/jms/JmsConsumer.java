@@ -308,16 +308,25 @@ public final class JmsConsumer implements Consumer {
             attempts.forget(id);
         } catch (JMSException | RuntimeException e) {
             JMSException failure = JmsFailures.asJms(e);
-            if (connection.refusedInUse(generation, failure)) {
-                // Refused as it is used (a user's right to send, checked at each send; the queue gone): the connection is fine.
-                // The next move opens the producer again, which declares a queue that is gone where the client does so.
+            if (connection.refusedInUse(generation, failure) || refusedThere(e)) {
+                // Refused as it is used (a user's right to send, checked at each send; the queue gone or full; this message,
+                // which its client cannot encode): the connection is fine. The next move opens the producer again, which
+                // declares a queue that is gone where the client does so.
                 closeErrorProducer();
-                errorQueueRefusal.refusedInUse(failure);
+                errorQueueRefusal.refusedInUse(JmsFailures.asJms(JmsFailures.refusal(e)));
                 throw new ConsumeException("move to " + errorQueue + " on " + connection.settings().name() + " refused: "
                         + Failures.message(failure), failure, true);
             }
             throw failed("move to " + errorQueue, e);
         }
+    }
+
+    /**
+     * Whether the error queue refused the move, its connection up: full (its broker refuses what it has no room for), or the
+     * client would not encode the message. A lost connection would not help: the message waits on the source instead.
+     */
+    private boolean refusedThere(Exception e) {
+        return (connection.provider().isFull(e) || JmsFailures.refusesTheMessage(e)) && !connection.lost(generation);
     }
 
     /** The error queue's producer; a broker that refuses the queue, its connection fine, is said so and keeps the connection. */
@@ -350,7 +359,7 @@ public final class JmsConsumer implements Consumer {
         }
         message.setStringProperty(ErrorProperties.STAGE, rejection.stage());
         message.setStringProperty(ErrorProperties.EXCEPTION_CLASS, rejection.exceptionClass());
-        message.setStringProperty(ErrorProperties.MESSAGE, rejection.reason());
+        message.setStringProperty(ErrorProperties.MESSAGE, ErrorProperties.shortened(rejection.reason()));
         message.setStringProperty(ErrorProperties.ORIGINAL_DESTINATION, source.name());
         message.setIntProperty(ErrorProperties.ATTEMPTS, rejection.attempts());
     }
