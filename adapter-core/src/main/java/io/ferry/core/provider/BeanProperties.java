@@ -84,6 +84,12 @@ public final class BeanProperties {
         return true;
     }
 
+    /** The type {@code type}'s bean property {@code property} takes; null where it has no setter of that name. */
+    public static Class<?> propertyType(Class<?> type, String property) {
+        Method setter = setters(type).get(property);
+        return setter == null ? null : setter.getParameterTypes()[0];
+    }
+
     /** Checks that a value written under {@code setting} is of the type given (a client's option outside any bean). */
     public static void checkType(String setting, String value, Class<?> type) {
         convert(setting, value, type);
@@ -101,6 +107,9 @@ public final class BeanProperties {
             return setters;
         } catch (IntrospectionException e) {
             throw new InvalidConnectionException("class", type.getName() + " cannot be inspected: " + e.getMessage(), e);
+        } catch (LinkageError e) {
+            throw new InvalidConnectionException("class", type.getName() + " cannot be inspected: a class it needs is missing or "
+                    + "failed to initialise (" + e + ")", e);
         }
     }
 

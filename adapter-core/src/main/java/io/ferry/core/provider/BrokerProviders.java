@@ -63,7 +63,8 @@ public final class BrokerProviders {
             }
         } catch (InvalidConnectionException e) {
             throw e;
-        } catch (Exception e) {
+        } catch (Exception | LinkageError e) {
+            // A LinkageError: a class the client needs is missing (a jar left out of the loader path) or failed to initialise.
             throw new InvalidConnectionException(settings.url() != null ? "url" : "class", "the " + provider.name()
                     + " client refuses these settings: " + BrokerUrls.masked(e.toString()), e);
         }

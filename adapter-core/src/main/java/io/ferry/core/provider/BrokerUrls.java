@@ -1,5 +1,7 @@
 package io.ferry.core.provider;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -28,6 +30,9 @@ public final class BrokerUrls {
     private static final Pattern PASSWORD_OPTION = Pattern.compile("(?i)([^=&;?,()]*password=)[^;&]*");
     /** The password of user information in an address ({@code amqp://user:secret@host}), up to the last {@code @} (it may hold one). */
     private static final Pattern USER_PASSWORD = Pattern.compile("(://[^/?,;()&@\\s:]*:)[^/?,;()&\\s]*@");
+
+    /** Schemes whose "host" names no machine: Artemis's in-VM server id, a JGroups channel. */
+    private static final Set<String> HOSTLESS = Set.of("vm", "jgroups");
 
     private BrokerUrls() {
     }
@@ -73,7 +78,13 @@ public final class BrokerUrls {
 
     /** @param shown the whole URL, masked, for messages */
     private static Address address(String shown, String scheme, String authority, boolean portRequired, String example) {
-        String hostAndPort = authority.contains("@") ? authority.substring(authority.lastIndexOf('@') + 1) : authority;
+        if (authority.contains("@")) {
+            // No client reads them there (RabbitMQ's would, but Ferry sets its factory up from the settings), so they would be
+            // dropped without a word: another user, or a refusal at every connect.
+            throw new InvalidConnectionException("url", "'" + shown + "': a user and password in the URL are not read; give them as the "
+                    + "connection's user and password");
+        }
+        String hostAndPort = authority;
         String host;
         String port;
         if (hostAndPort.startsWith("[")) {
@@ -87,6 +98,10 @@ public final class BrokerUrls {
         }
         if (host.isEmpty()) {
             throw new InvalidConnectionException("url", "'" + shown + "': no host in " + masked(scheme + "://" + authority) + "; write it like " + example);
+        }
+        if (!HOSTLESS.contains(scheme) && !isHostName(host)) {
+            throw new InvalidConnectionException("url", "'" + shown + "': host '" + host + "' is not a host name the clients can read "
+                    + "(letters, digits, '-' and '.', no '_'; or an IP address)");
         }
         if (port == null || port.isEmpty()) {
             if (portRequired) {
@@ -105,6 +120,18 @@ public final class BrokerUrls {
             throw new InvalidConnectionException("url", "'" + shown + "': port " + number + " is out of range (1-65535)");
         }
         return new Address(scheme, host, number);
+    }
+
+    /**
+     * Whether the clients, which read a URL with {@link URI}, find {@code host} in it: they take another for a name without a
+     * host (an underscore, say) and then connect to none, or to localhost.
+     */
+    private static boolean isHostName(String host) {
+        try {
+            return new URI("tcp://" + host + "/").getHost() != null;
+        } catch (URISyntaxException e) {
+            return false;
+        }
     }
 
     /**

@@ -75,7 +75,33 @@ class BrokerUrlsTest {
                         Set.of("tcp"), true, "tcp://127.0.0.1:61616"))
                 .hasMessageContaining("'tcp://h:6161x?sslEnabled=true;trustStorePassword=****': port '6161x' is not a number")
                 .hasMessageNotContaining("s3cret");
-        assertThatThrownBy(() -> BrokerUrls.check("amqp://app:s3cret@:5672", Set.of("amqp"), false, "amqp://h"))
-                .hasMessageContaining("no host in amqp://app:****@:5672").hasMessageNotContaining("s3cret");
+        assertThatThrownBy(() -> BrokerUrls.check("amqp://app:s3cret@rabbit:5672", Set.of("amqp"), false, "amqp://h"))
+                .hasMessageContaining("'amqp://app:****@rabbit:5672': a user and password in the URL are not read").hasMessageNotContaining("s3cret");
+    }
+
+    /** No client reads a user in the URL (Ferry sets RabbitMQ's up from the settings): refused rather than dropped. */
+    @Test
+    void aUserInTheUrlIsRefused() {
+        assertThatThrownBy(() -> BrokerUrls.check("amqp://app@rabbit:5672/%2f", Set.of("amqp"), false, "amqp://h"))
+                .isInstanceOf(InvalidConnectionException.class)
+                .hasMessage("'amqp://app@rabbit:5672/%2f': a user and password in the URL are not read; give them as the connection's user and password");
+    }
+
+    /** The clients read a URL with java.net.URI, which finds no host in a name with an underscore: they would connect to none. */
+    @Test
+    void aHostTheClientsCannotReadIsRefused() {
+        assertThatThrownBy(() -> BrokerUrls.check("amqp://rabbit_mq:5673/%2f", Set.of("amqp"), false, "amqp://h"))
+                .isInstanceOf(InvalidConnectionException.class)
+                .hasMessage("'amqp://rabbit_mq:5673/%2f': host 'rabbit_mq' is not a host name the clients can read (letters, digits, '-' and '.', "
+                        + "no '_'; or an IP address)");
+        assertThatThrownBy(() -> BrokerUrls.check("(tcp://a:1,tcp://b_2:2)", Set.of("tcp"), true, "tcp://h:1"))
+                .hasMessageContaining("host 'b_2'");
+        assertThat(BrokerUrls.check("tcp://broker-1.example.com:61616", Set.of("tcp"), true, "tcp://h:1")).singleElement()
+                .isEqualTo(new BrokerUrls.Address("tcp", "broker-1.example.com", 61616));
+        assertThat(BrokerUrls.check("tcp://[::1]:61616", Set.of("tcp"), true, "tcp://h:1")).singleElement()
+                .isEqualTo(new BrokerUrls.Address("tcp", "[::1]", 61616));
+        assertThat(BrokerUrls.check("tcp://10.0.0.7:61616", Set.of("tcp"), true, "tcp://h:1")).hasSize(1);
+        // Artemis's in-VM server id is no host name.
+        assertThat(BrokerUrls.check("vm://0", Set.of("vm"), false, "vm://0")).singleElement().isEqualTo(new BrokerUrls.Address("vm", "0", -1));
     }
 }

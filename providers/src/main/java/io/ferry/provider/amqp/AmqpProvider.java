@@ -1,11 +1,14 @@
 package io.ferry.provider.amqp;
 
 import java.net.URI;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
@@ -18,6 +21,7 @@ import org.apache.qpid.jms.provider.Provider;
 import org.apache.qpid.jms.provider.ProviderFactory;
 import org.apache.qpid.jms.provider.exceptions.ProviderConnectionRemotelyClosedException;
 import org.apache.qpid.jms.provider.exceptions.ProviderIdleTimeoutException;
+import org.apache.qpid.jms.transports.TransportOptions;
 
 import io.ferry.core.provider.BeanProperties;
 import io.ferry.core.provider.BrokerProvider;
@@ -63,6 +67,13 @@ public final class AmqpProvider implements BrokerProvider {
             "jms.presettlePolicy.presettleProducers", "jms.presettlePolicy.presettleQueueProducers",
             "jms.presettlePolicy.presettleTopicProducers");
     private static final Map<String, String> DEFAULT_OPTIONS = defaultOptions();
+    /** The prefixes of the options Qpid JMS reads from a URL (the failover ones aside, refused with failover:). */
+    private static final List<String> OPTION_PREFIXES = List.of("jms.", "amqp.", "transport.", "sasl.options.");
+    /** Where Qpid sets the options under a prefix: bean properties, each of a type. */
+    private static final Map<String, Class<?>> OPTION_BEANS = Map.of("jms.", JmsConnectionFactory.class,
+            "amqp.", org.apache.qpid.jms.provider.amqp.AmqpProvider.class, "transport.", TransportOptions.class);
+    /** How Qpid lists the options it could not set: "Unused parameters=[{name=value, ...}]". */
+    private static final Pattern UNUSED = Pattern.compile("Unused parameters=\\[\\{([^}]*)}]");
 
     @Override
     public String name() {
@@ -77,15 +88,51 @@ public final class AmqpProvider implements BrokerProvider {
                     + "the client, and Ferry reconnects by itself");
         }
         BrokerUrls.check(url, SCHEMES, false, EXAMPLE);
+        checkOptions(settings);
         String full = withDefaults(url);
         try {
             new JmsConnectionFactory(full); // the jms.* options
             Provider provider = ProviderFactory.create(new URI(full)); // the amqp.* and transport.* options, no connection yet
             provider.close();
         } catch (Exception e) {
-            throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + String.valueOf(e.getMessage()).strip(), e);
+            throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + namesOnly(String.valueOf(e.getMessage()).strip()), e);
         }
         BeanProperties.check(JmsConnectionFactory.class, settings.properties());
+    }
+
+    /** Qpid's refusal with the options it could not set named, not their values: a value may be a secret. */
+    private static String namesOnly(String refusal) {
+        Matcher unused = UNUSED.matcher(refusal);
+        if (!unused.find()) {
+            return refusal;
+        }
+        String names = String.join(", ", Arrays.stream(unused.group(1).split(", ")).map(option -> option.split("=", 2)[0]).toList());
+        return refusal.substring(0, unused.start(1)) + names + refusal.substring(unused.end(1));
+    }
+
+    /**
+     * What Qpid would not say: it reads only the options under its prefixes and leaves the others unread, and it reads a
+     * flag with anything but "true" as false (so {@code transport.verifyHost=yes} would turn host verification off). So an
+     * option under no prefix is refused, and a number's or a flag's value checked against the type its setter takes.
+     */
+    private static void checkOptions(ConnectionSettings settings) {
+        for (Map.Entry<String, String> option : BrokerUrls.options(settings.url()).entrySet()) {
+            String name = option.getKey();
+            String prefix = OPTION_PREFIXES.stream().filter(name::startsWith).findFirst().orElse(null);
+            if (prefix == null) {
+                throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': option '" + name + "' is not read by the amqp "
+                        + "client, whose options begin " + String.join(", ", OPTION_PREFIXES));
+            }
+            Class<?> bean = OPTION_BEANS.get(prefix);
+            Class<?> type = bean == null ? null : BeanProperties.propertyType(bean, name.substring(prefix.length()));
+            if (type != null && (type.isPrimitive() || type == Boolean.class || Number.class.isAssignableFrom(type))) {
+                try {
+                    BeanProperties.checkType("url", option.getValue(), type);
+                } catch (InvalidConnectionException e) {
+                    throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': option '" + name + "': " + e.getMessage(), e);
+                }
+            }
+        }
     }
 
     /**

@@ -57,6 +57,11 @@ public final class ConnectionFactoryProvider implements BrokerProvider {
             throw new InvalidConnectionException("class", type.getName() + " cannot be made: " + e.getCause(), e.getCause());
         } catch (ReflectiveOperationException e) {
             throw new InvalidConnectionException("class", type.getName() + " has no public constructor without arguments");
+        } catch (LinkageError e) {
+            // NoClassDefFoundError names the missing class; ExceptionInInitializerError's cause says why it failed.
+            Throwable why = e.getCause() != null ? e.getCause() : e;
+            throw new InvalidConnectionException("class", type.getName() + " cannot be made: a class it needs is missing or failed to "
+                    + "initialise (" + why + "): put the client's other jars on the loader path too", e);
         }
         BeanProperties.apply(factory, settings.properties());
         return factory;

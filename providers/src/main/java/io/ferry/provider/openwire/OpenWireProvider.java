@@ -64,6 +64,7 @@ public final class OpenWireProvider implements BrokerProvider {
     private static final String NO_SUCH_TRANSACTION = "has not been started";
     private static final Set<String> SCHEMES = Set.of("tcp", "ssl", "nio", "nio+ssl", "auto", "auto+ssl", "auto+nio", "auto+nio+ssl");
     private static final String EXAMPLE = "tcp://127.0.0.1:61616";
+    private static final String MAXIMUM_REDELIVERIES = "jms.redeliveryPolicy.maximumRedeliveries";
     /** How the client's transport factory names the options it could not set. */
     private static final Pattern UNREAD_OPTIONS = Pattern.compile("Invalid connect parameters: \\{(.*)}");
     /**
@@ -84,11 +85,24 @@ public final class OpenWireProvider implements BrokerProvider {
     @Override
     public void check(ConnectionSettings settings) {
         String url = settings.url();
-        if (url != null && (url.toLowerCase(Locale.ROOT).startsWith("failover:") || url.toLowerCase(Locale.ROOT).startsWith("discovery:"))) {
+        String lower = url == null ? "" : url.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("failover:") || lower.startsWith("discovery:")) {
             throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': give one broker's URL; failover: reconnects inside "
                     + "the client, and Ferry reconnects by itself");
         }
+        if (url != null && SCHEMES.stream().noneMatch(scheme -> lower.startsWith(scheme + "://"))) {
+            // fanout:, static:, peer: and the like wrap brokers' URLs in a transport of the client's own, which would reconnect,
+            // or send to several brokers, inside the client, and take none of Ferry's options.
+            throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': give one broker's URL, like " + EXAMPLE
+                    + "; a transport that wraps others reconnects inside the client, and Ferry reconnects by itself");
+        }
         BrokerUrls.check(url, SCHEMES, true, EXAMPLE);
+        String limit = BrokerUrls.option(url, MAXIMUM_REDELIVERIES);
+        if (limit != null && !limit.strip().equals(Integer.toString(RedeliveryPolicy.NO_MAXIMUM_REDELIVERIES))) {
+            throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + MAXIMUM_REDELIVERIES + " would have the client move "
+                    + "a message handed back more often to ActiveMQ.DLQ by itself, past Ferry's error queue (the channel's max-attempts "
+                    + "decides): leave it out");
+        }
         try {
             checkTransportOptions(settings, factory(settings));
         } catch (InvalidConnectionException e) {
@@ -148,10 +162,16 @@ public final class OpenWireProvider implements BrokerProvider {
         String url = BrokerUrls.withDefaults(settings.url(), defaultOptions(settings.url()));
         boolean ssl = url.toLowerCase(Locale.ROOT).contains("ssl://");
         ActiveMQConnectionFactory factory = ssl ? new ActiveMQSslConnectionFactory(url) : new ActiveMQConnectionFactory(url);
-        if (!settings.url().contains("jms.redeliveryPolicy.")) {
-            RedeliveryPolicy policy = factory.getRedeliveryPolicy();
+        // Each unless the URL sets it: the client's own limit (6) would have it give a message up to ActiveMQ.DLQ, past
+        // Ferry's error queue, and its delays would hold a batch handed back.
+        RedeliveryPolicy policy = factory.getRedeliveryPolicy();
+        if (BrokerUrls.option(url, MAXIMUM_REDELIVERIES) == null) {
             policy.setMaximumRedeliveries(RedeliveryPolicy.NO_MAXIMUM_REDELIVERIES);
+        }
+        if (BrokerUrls.option(url, "jms.redeliveryPolicy.initialRedeliveryDelay") == null) {
             policy.setInitialRedeliveryDelay(0);
+        }
+        if (BrokerUrls.option(url, "jms.redeliveryPolicy.redeliveryDelay") == null) {
             policy.setRedeliveryDelay(0);
         }
         // Advisory topics serve clients that browse destinations; a bridge never does.

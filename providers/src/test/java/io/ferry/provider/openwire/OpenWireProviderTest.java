@@ -17,6 +17,7 @@ import jakarta.jms.Session;
 
 import org.apache.activemq.ActiveMQConnection;
 import org.apache.activemq.ActiveMQConnectionFactory;
+import org.apache.activemq.RedeliveryPolicy;
 import org.apache.activemq.transport.InactivityIOException;
 import org.apache.activemq.util.JMSExceptionSupport;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.ferry.broker.ClassicBroker;
 import io.ferry.broker.testing.TestClassicBroker;
 import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.InvalidConnectionException;
 import io.ferry.core.provider.SilentNetwork;
 
 class OpenWireProviderTest {
@@ -53,6 +55,22 @@ class OpenWireProviderTest {
      * With keep-alives turned off in the URL the client sends none, so a window of a few seconds, which the broker
      * would keep to as well, would end every quiet connection: the client's own window stays.
      */
+    /**
+     * The client would give a message handed back more than 6 times to ActiveMQ.DLQ by itself: no limit unless the URL sets
+     * one, each of the policy's options apart, so a delay of one's own keeps the rest of Ferry's.
+     */
+    @Test
+    void redeliveriesAreUnlimitedWhateverElseOfThePolicyTheUrlSets() {
+        RedeliveryPolicy own = ((ActiveMQConnectionFactory) provider.connectionFactory(
+                settings("tcp://127.0.0.1:61616?jms.redeliveryPolicy.redeliveryDelay=1000"))).getRedeliveryPolicy();
+        assertThat(own.getMaximumRedeliveries()).isEqualTo(RedeliveryPolicy.NO_MAXIMUM_REDELIVERIES);
+        assertThat(own.getRedeliveryDelay()).isEqualTo(1000);
+        assertThat(own.getInitialRedeliveryDelay()).isZero();
+        assertThatThrownBy(() -> provider.check(settings("tcp://127.0.0.1:61616?jms.redeliveryPolicy.maximumRedeliveries=6")))
+                .isInstanceOf(InvalidConnectionException.class).hasMessageContaining("ActiveMQ.DLQ");
+        provider.check(settings("tcp://127.0.0.1:61616?jms.redeliveryPolicy.maximumRedeliveries=-1"));
+    }
+
     @Test
     void keepAlivesTurnedOffKeepTheClientsOwnWindow() {
         for (String off : new String[] {"useInactivityMonitor=false", "useInactivityMonitor=TRUE", "useKeepAlive=false"}) {
