@@ -41,6 +41,8 @@ final class BrokerConnection implements AutoCloseable {
     private final Connection connection;
     private final ConnectionSettings settings;
     private final BrokerProvider provider;
+    /** What the client reported of its connection failing; null while it has not. */
+    private volatile JMSException lost;
 
     private BrokerConnection(Connection connection, ConnectionSettings settings, BrokerProvider provider) {
         this.connection = connection;
@@ -64,7 +66,13 @@ final class BrokerConnection implements AutoCloseable {
         try {
             Connection connection = settings.user() == null ? factory.createConnection()
                     : factory.createConnection(settings.user(), settings.password());
-            return new BrokerConnection(connection, settings, provider);
+            BrokerConnection opened = new BrokerConnection(connection, settings, provider);
+            connection.setExceptionListener(failure -> {
+                if (provider.connectionFailed(connection, failure)) {
+                    opened.lost = failure;
+                }
+            });
+            return opened;
         } catch (JMSException | RuntimeException e) {
             throw new LoadException("cannot connect to " + settings.location() + ": " + reason(e, probe), e);
         }
@@ -106,6 +114,17 @@ final class BrokerConnection implements AutoCloseable {
      */
     Destination queue(Session session, String queue) throws JMSException {
         return provider.destination(session, queue, false);
+    }
+
+    /**
+     * Throws what the client reported of its connection failing, if it did: some clients' receive then finds nothing rather
+     * than failing (RabbitMQ's), which would read as an empty queue.
+     */
+    void checkConnected() throws JMSException {
+        JMSException failure = lost;
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     /** Completes a batch of what a {@link #batchSession()} received: commits it, or acknowledges it. */

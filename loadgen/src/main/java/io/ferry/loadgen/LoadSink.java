@@ -51,7 +51,10 @@ public final class LoadSink {
                     accounting.latencyMicros(), accounting.foreign());
             ticker.finish(report.ratePerSecond());
             return report;
-        } catch (JMSException e) {
+        } catch (IllegalArgumentException badSettings) {
+            throw badSettings;
+        } catch (JMSException | RuntimeException e) {
+            // Some clients fail with an unchecked exception of their own when their connection goes (RabbitMQ's).
             throw new LoadException("receive from queue '" + settings.queue() + "' at " + settings.broker().location() + " failed: "
                     + e.getMessage(), e);
         }
@@ -98,6 +101,7 @@ public final class LoadSink {
             Message message = consumer.receive(pollMillis);
             long now = System.nanoTime();
             if (message == null) {
+                broker.checkConnected();
                 if (uncommitted > 0) {
                     broker.complete(session, last);
                     uncommitted = 0;

@@ -3,10 +3,17 @@ package io.ferry.loadgen;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.broker.testing.TestBroker;
@@ -52,6 +60,64 @@ class BrokerLossTest {
                     .hasMessageStartingWith("receive from queue 'watched' at " + broker.url() + " failed: ");
             assertThat(failed.getCause().getMessage()).doesNotContain("\n");
         }
+    }
+
+    /**
+     * RabbitMQ's JMS client finds nothing on a connection the broker closed rather than failing its receive: the client's
+     * report of the loss ends the run, where it would have waited out its idle timeout and called the messages missing.
+     * The connection is closed by deleting the virtual host it is in (made for the test, on the server on this machine).
+     */
+    @Test
+    @EnabledIfEnvironmentVariable(named = "FERRY_TEST_RABBITMQ_URL", matches = ".+")
+    void aRabbitMqSinkFailsAtOnce() throws Exception {
+        assumeTrue(rabbitmqctl("-q", "list_vhosts") == 0, "rabbitmqctl answers");
+        String vhost = "ferry-loss-" + UUID.randomUUID();
+        assertThat(rabbitmqctl("-q", "add_vhost", vhost)).isZero();
+        try {
+            assertThat(rabbitmqctl("-q", "set_permissions", "-p", vhost, "guest", ".*", ".*", ".*")).isZero();
+            URI server = URI.create(System.getenv("FERRY_TEST_RABBITMQ_URL"));
+            String url = new URI(server.getScheme(), null, server.getHost(), server.getPort(), "/" + vhost, null, null).toString();
+            SinkSettings settings = new SinkSettings(new ConnectionSettings("broker", "rabbitmq", url, "guest", "guest", null, Map.of(), true),
+                    "watched", 10, Duration.ofSeconds(300), null);
+            Future<SinkReport> sink = background.submit(() -> new LoadSink().run(settings, Map.of(), ProgressListener.none()));
+            // The JMS client declares the queue as the consumer opens.
+            await().atMost(Duration.ofSeconds(60)).until(() -> rabbitmqctlOutput("-q", "list_queues", "-p", vhost, "name").contains("watched"));
+
+            assertThat(rabbitmqctl("-q", "delete_vhost", vhost)).isZero();
+
+            ExecutionException failed = assertThrows(ExecutionException.class, () -> sink.get(30, TimeUnit.SECONDS));
+            assertThat(failed.getCause()).isInstanceOf(LoadException.class).hasMessageStartingWith("receive from queue 'watched' at ");
+        } finally {
+            rabbitmqctl("-q", "delete_vhost", vhost);
+        }
+    }
+
+    private static int rabbitmqctl(String... arguments) throws Exception {
+        return rabbitmqctlRun(arguments).exit();
+    }
+
+    private static String rabbitmqctlOutput(String... arguments) throws Exception {
+        return rabbitmqctlRun(arguments).output();
+    }
+
+    private record Answer(int exit, String output) {
+    }
+
+    private static Answer rabbitmqctlRun(String... arguments) throws Exception {
+        List<String> command = new ArrayList<>(List.of("rabbitmqctl"));
+        command.addAll(List.of(arguments));
+        Process process;
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        } catch (IOException notInstalled) {
+            return new Answer(-1, "");
+        }
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("rabbitmqctl did not answer: " + command);
+        }
+        return new Answer(process.exitValue(), output);
     }
 
     /** The producer whose slot comes next fails; the others stop waiting for theirs, however far off. */
