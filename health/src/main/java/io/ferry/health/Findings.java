@@ -276,6 +276,14 @@ final class Findings {
                     "declare the destination or give the adapter's user access to it, as the broker's reason says; the channel tries "
                             + "again by itself, and messages wait on the local broker meanwhile"));
         }
+        if ("DOWN".equals(channel.status()) && "connected".equals(channel.local()) && "connected".equals(channel.remote()) && refused.isEmpty()) {
+            // Both brokers there and nothing refused: the channel's worker ended by itself (health says why under 'worker').
+            return Optional.of(new Finding(CHANNEL_DOWN, format("Channel %s is DOWN with both its connections up: its worker ended",
+                    channel.id()), figures,
+                    "the adapter's log says why ('worker stopped by', or 'giving up after'): mend that (a class a service needs, say), "
+                            + "then start the channel again (POST /actuator/channels/" + channel.id() + " with {\"action\":\"start\"}) or "
+                            + "restart the adapter; messages wait on the local broker meanwhile"));
+        }
         return Optional.of(new Finding(CHANNEL_DOWN,
                 format("Channel %s is %s: local %s, remote %s", channel.id(), channel.status(), channel.local(), channel.remote()),
                 figures,

@@ -235,6 +235,16 @@ class HealthAnalysisTest {
                 .isEqualTo("Channel orders is DOWN: local reconnecting, remote connected");
     }
 
+    /** DOWN with both connections up and nothing refused: the channel's worker ended by itself, which no broker mends. */
+    @Test
+    void aChannelDownWithBothConnectionsUpHadItsWorkerEnd() {
+        AdapterReading.Health ended = new AdapterReading.Health("DOWN", List.of(new AdapterReading.ChannelState(CHANNEL, "DOWN", "exactly-once",
+                "connected", "connected", Map.of(), true, null)));
+        Finding finding = finding(sample(new Recordings(), 40, 0.1, 20, List.of(), ended), "channel-down");
+        assertThat(finding.title()).isEqualTo("Channel orders is DOWN with both its connections up: its worker ended");
+        assertThat(finding.recommendation()).startsWith("the adapter's log says why").contains("POST /actuator/channels/orders");
+    }
+
     @Test
     void anAdapterDownWhoseHealthNamesNoChannelIsAFinding() {
         // Health details hidden by the adapter's configuration: the status alone, no channel components.

@@ -92,7 +92,7 @@ class ConfigurationMistakesTest {
                         file + ": ferry.channels[0].workflow.services[0]: service 'd1': setting 'delay' must be a whole number "
                                 + "with a unit ns, us, ms or s (e.g. 2ms), not 'soon'",
                         file + ": ferry.channels[0].workflow.services[1].type: unknown service type 'add-metdata' (known: "
-                                + "add-metadata, copy-metadata, delay, jdbc-lookup, list-property, remove-metadata, reverse-payload, template, xslt)",
+                                + "add-metadata, copy-metadata, delay, jdbc-lookup, list-property, remove-metadata, reverse-payload, template, unlinked, xslt)",
                         file + ": ferry.channels[0].workflow.services[2]: service 'db': setting 'url' is not accepted by any "
                                 + "JDBC driver on the class path: jdbc:nosuchdriver://h/db"));
     }

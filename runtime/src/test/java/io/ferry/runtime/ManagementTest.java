@@ -206,6 +206,45 @@ class ManagementTest {
         assertThat(http.postJson("/actuator/channels/b", "{\"action\":\"pause\"}").statusCode()).isEqualTo(400);
     }
 
+    /**
+     * An error no message caused (a class a service needs, missing) ends the channel's worker: nothing is lost, but the
+     * channel moves nothing, and health says so, with why, until the channel is started again; then everything is bridged.
+     */
+    @Test
+    void aWorkerEndedByAnErrorIsDownUntilTheChannelIsStartedAgain() throws Exception {
+        UnlinkedService.MISSING.set(true);
+        try {
+            ManagementClient http = start(config(local, remote).channel(channel("unlinked", "in", "out").service("check", "unlinked", Map.of())));
+            int count = 20;
+            send(local, "in", count);
+            String component = "/components/channels/components/unlinked";
+            await().atMost(WAIT).until(() -> "DOWN".equals(http.json("/actuator/health", true).at(component + "/status").asString()));
+            JsonNode channel = http.json("/actuator/health", true).at(component);
+            assertThat(channel.at("/details/worker").asString()).isEqualTo("ended: java.lang.NoClassDefFoundError: com/example/Missing");
+            assertThat(channel.at("/details/local").asString()).isEqualTo("connected");
+            assertThat(channel.at("/details/remote").asString()).isEqualTo("connected");
+            assertThat(channel.at("/details/running").asBoolean()).isTrue();
+            await().atMost(WAIT).until(() -> local.messageCount("in") == count);
+            assertThat(remote.messageCount("out")).isZero();
+
+            UnlinkedService.MISSING.set(false);
+            assertThat(http.postJson("/actuator/channels/unlinked", "{\"action\":\"start\"}").statusCode()).isEqualTo(200);
+            await().atMost(WAIT).until(() -> remote.messageCount("out") == count && local.messageCount("in") == 0);
+            JsonNode again = http.json("/actuator/health", true).at(component);
+            assertThat(again.at("/status").asString()).isEqualTo("UP");
+            assertThat(again.at("/details/worker").isMissingNode()).isTrue();
+            try (JmsTestClient client = new JmsTestClient(remote.url())) {
+                Set<Integer> sequences = new HashSet<>();
+                for (Message message : client.drain("out", 500)) {
+                    assertThat(sequences.add(message.getIntProperty("seq"))).as("each once").isTrue();
+                }
+                assertThat(sequences).hasSize(count);
+            }
+        } finally {
+            UnlinkedService.MISSING.set(false);
+        }
+    }
+
     @Test
     void aManagementAddressBeyondLoopbackAsksForTheConfiguredCredentials() throws Exception {
         AdapterConfig config = config(local, remote).channel(channel("auth", "in", "out"))

@@ -113,6 +113,15 @@ public abstract class AbstractWorkflow implements Workflow, ProfiledComponent {
         return thread != null && thread.isAlive() ? workerCount() : 0;
     }
 
+    /**
+     * Why the workflow's worker ended without being asked to (an error no message caused, such as a service's missing
+     * class, or giving up on a broker), or null: it runs, or it was stopped. The workflow then moves nothing until it is
+     * started afresh.
+     */
+    public String workerEndedBy() {
+        return worker.endedBy();
+    }
+
     /** Handles one message; subclasses time it and call {@link #process}. */
     protected abstract void onMessage(FerryMessage message, Producer producer) throws MessageRejectedException, ProduceException;
 

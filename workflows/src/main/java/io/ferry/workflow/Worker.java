@@ -65,6 +65,8 @@ final class Worker implements Runnable {
     private final HandlerPool pool;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
+    /** Why the worker ended without being asked to: an error no message caused, or giving up on a broker; null until then. */
+    private volatile String endedBy;
     private Consumer consumer;
     private Producer producer;
     private int failedAttempts;
@@ -92,6 +94,11 @@ final class Worker implements Runnable {
         this.pool = pool;
     }
 
+    /** Why the worker ended without being asked to, or null: it runs, or it was stopped. */
+    String endedBy() {
+        return endedBy;
+    }
+
     @Override
     public void run() {
         try {
@@ -101,7 +108,8 @@ final class Worker implements Runnable {
         } catch (RuntimeException | Error e) {
             // Nothing is lost (the sessions close below, and the batch goes back to the source), but the channel stops moving.
             // Said here, once: the thread then ends.
-            LOG.error("{}: worker stopped by {}", name, e.toString(), e);
+            endedBy = e.toString();
+            LOG.error("{}: worker stopped by {}", name, endedBy, e);
         } finally {
             closeEnds();
             stopped.countDown();
@@ -498,6 +506,7 @@ final class Worker implements Runnable {
         if (settings.reconnect().exhausted(failedAttempts)) {
             // Messages stay on the source broker; the operator sees the channel stop.
             LOG.error("{}: giving up after {} failed attempts to reach a broker; this worker stops", name, failedAttempts - 1);
+            endedBy = "gave up after " + (failedAttempts - 1) + " failed attempts to reach a broker (reconnect.max-attempts)";
             stopRequested.countDown();
             return;
         }

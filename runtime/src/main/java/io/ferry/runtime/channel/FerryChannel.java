@@ -118,13 +118,21 @@ public final class FerryChannel {
         return workflow.workerCount();
     }
 
+    /** Why the running channel's worker ended by itself, so that it moves nothing; null while it works (or is stopped). */
+    public String workerEndedBy() {
+        return running ? workflow.workerEndedBy() : null;
+    }
+
     public int busyWorkers() {
         return running ? workflow.busyWorkers() : 0;
     }
 
     synchronized void start() {
         if (running) {
-            return;
+            if (workflow.workerEndedBy() == null) {
+                return;
+            }
+            stop(); // its worker ended by itself: a start runs a fresh one
         }
         if (workflowUsed) {
             AbstractWorkflow fresh = workflows.get();

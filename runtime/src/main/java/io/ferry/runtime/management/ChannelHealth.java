@@ -15,8 +15,9 @@ import io.ferry.runtime.channel.FerryChannels;
 
 /**
  * The {@code channels} health component: one component per channel, UP when both its connections
- * are connected and neither broker refuses the channel's destination, DOWN otherwise (a refusal under
- * {@code refused}: source, target or error-queue, with the broker's reason), OUT_OF_SERVICE when it was stopped on purpose. It only reads the
+ * are connected, neither broker refuses the channel's destination and its worker runs, DOWN otherwise (a refusal under
+ * {@code refused}: source, target or error-queue, with the broker's reason; a worker that ended by itself under
+ * {@code worker}), OUT_OF_SERVICE when it was stopped on purpose. It only reads the
  * states the connections and the publisher keep; it never opens a connection itself.
  */
 final class ChannelHealth {
@@ -37,10 +38,12 @@ final class ChannelHealth {
         SharedConnection.State local = channel.localState();
         SharedConnection.State remote = channel.remoteState();
         Map<String, String> refused = refused(channel);
+        String workerEndedBy = channel.workerEndedBy();
         Health.Builder health;
         if (!running) {
             health = Health.outOfService();
-        } else if (local == SharedConnection.State.CONNECTED && remote == SharedConnection.State.CONNECTED && refused.isEmpty()) {
+        } else if (local == SharedConnection.State.CONNECTED && remote == SharedConnection.State.CONNECTED && refused.isEmpty()
+                && workerEndedBy == null) {
             health = Health.up();
         } else {
             health = Health.down();
@@ -50,6 +53,9 @@ final class ChannelHealth {
                 .withDetail("remote", remote.label());
         if (running && !refused.isEmpty()) {
             health.withDetail("refused", refused);
+        }
+        if (workerEndedBy != null) {
+            health.withDetail("worker", "ended: " + workerEndedBy);
         }
         return health.withDetail("events", events(channel, channels))
                 .withDetail("running", running)
