@@ -200,7 +200,7 @@ public final class PerfCommand implements Callable<Integer> {
         }
         if (peers) {
             // The peers that can do the job between these brokers: the core bridge needs Artemis on both sides.
-            PerfCase.PEER_CASES.stream().filter(c -> !names.contains(c))
+            PerfCase.PEER_CASES.stream().filter(c -> !names.contains(c)).filter(c -> baseline || !c.equals(PerfCase.NO_BRIDGE_NAME))
                     .filter(c -> PerfCase.parse(c, poolSize).runsBetween(localBroker, remoteBroker)).forEach(names::add);
         }
         names.addAll(cases != null ? cases : PerfCase.FERRY_CASES);

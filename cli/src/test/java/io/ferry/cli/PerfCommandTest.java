@@ -51,6 +51,12 @@ class PerfCommandTest {
         assertThat(caseNames(settings("--peers", "--remote", "activemq"))).doesNotContain("core-bridge").containsAll(crossVendorPeers);
     }
 
+    /** The peers include the no-bridge baseline, unless it is left out. */
+    @Test
+    void noBaselineLeavesItOutWithThePeersToo() {
+        assertThat(caseNames(settings("--peers", "--no-baseline"))).doesNotContain("no-bridge").contains("core-bridge", "jms-bridge-batch-100");
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', textBlock = """
             --local=rabbitmq                          | ferry perf: --local takes artemis or activemq, not 'rabbitmq'

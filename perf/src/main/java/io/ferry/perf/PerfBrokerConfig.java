@@ -1,8 +1,11 @@
 package io.ferry.perf;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
@@ -31,6 +34,12 @@ public final class PerfBrokerConfig {
     private static final String REMOTE_CONNECTOR = "perf-remote";
 
     private PerfBrokerConfig() {
+    }
+
+    /** The journal-buffer-timeout a broker.xml sets, which decides what a persistent send costs, as "200 us". */
+    public static String journalBufferTimeout(Path brokerXml) throws IOException {
+        Matcher matcher = Pattern.compile("<journal-buffer-timeout>\\s*(\\d+)\\s*</journal-buffer-timeout>").matcher(Files.readString(brokerXml));
+        return matcher.find() ? Long.parseLong(matcher.group(1)) / 1000 + " us" : "Artemis's default";
     }
 
     /** Writes {@code target} from {@code source}: each case's queues declared on this broker, and the core bridge when asked. */

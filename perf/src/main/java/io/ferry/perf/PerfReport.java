@@ -24,7 +24,7 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
 
     /**
      * @param warmup               the least warm-up per case; {@code warmupMax} the most, when the compilers stay busy
-     * @param journalBufferTimeout the Artemis brokers' journal-buffer-timeout
+     * @param journalBufferTimeout the brokers' journal setting: one value where both share it ({@link PerfSummary#journal})
      * @param localBroker          the local broker's kind and URL; null in a report that did not record them
      * @param remoteBroker         the remote broker's kind and URL; null in a report that did not record them
      * @param senderThreads        the load generator's threads; 0 in a report that did not record them
@@ -51,8 +51,11 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
         }
     }
 
-    /** One of the run's brokers: its kind, and the URL its clients reached it at. */
-    public record Broker(BrokerKind kind, String url) {
+    /**
+     * One of the run's brokers: its kind, the URL its clients reached it at, and its journal setting, which decides what a
+     * persistent send costs (an Artemis broker's journal-buffer-timeout, as "200 us"); null in a report that did not record it.
+     */
+    public record Broker(BrokerKind kind, String url, String journal) {
 
         /** How a client reaches it, through its kind's provider, named {@code name} in its logs (the run's brokers have no security). */
         public ConnectionSettings connection(String name) {
@@ -210,7 +213,7 @@ public record PerfReport(Settings settings, List<CaseRun> runs, List<CaseSummary
     /**
      * A case in one delivery mode over all runs: throughput and spread, median latencies at full speed and at the fixed
      * rate (null without one), ratios to the peers, Ferry's own costs (null for the others), CPU per message, and what
-     * went missing or twice over all runs.
+     * went missing or twice over all runs, their warm-ups too.
      */
     public record CaseSummary(String name, String kind, String delivery, Throughput throughput, Latency latency, Latency fixedRate,
                               Ratios ratios, AdapterCosts adapter, CpuPerMessage cpu, long missing, long duplicated) {

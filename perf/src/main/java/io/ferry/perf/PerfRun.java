@@ -19,6 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.ferry.broker.ClassicBrokerSettings;
 import io.ferry.broker.EmbeddedBroker;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.perf.PerfReport.CaseRun;
@@ -141,12 +142,23 @@ public final class PerfRun {
         // The remote broker first: the core bridge in the local one connects to it.
         ChildProcess remoteBroker = startBroker(REMOTE, settings.remoteBroker(), remotePort, remoteAmqpPort, remotePort);
         ChildProcess localBroker = startBroker(LOCAL, settings.localBroker(), localPort, localAmqpPort, remotePort);
-        remote = new PerfReport.Broker(settings.remoteBroker(), remoteBroker.awaitReady(ReadySignal.Part.BROKER, BROKER_START_TIMEOUT).value());
-        local = new PerfReport.Broker(settings.localBroker(), localBroker.awaitReady(ReadySignal.Part.BROKER, BROKER_START_TIMEOUT).value());
+        remote = new PerfReport.Broker(settings.remoteBroker(), remoteBroker.awaitReady(ReadySignal.Part.BROKER, BROKER_START_TIMEOUT).value(),
+                journal(REMOTE, settings.remoteBroker()));
+        local = new PerfReport.Broker(settings.localBroker(), localBroker.awaitReady(ReadySignal.Part.BROKER, BROKER_START_TIMEOUT).value(),
+                journal(LOCAL, settings.localBroker()));
         cpu = new CpuMeter(localBroker, remoteBroker);
         bridges = new BridgeProcesses(settings, ferry, dir, local, remote, processes::start, profiles);
         console.brokers(local, remote, dir);
         warmUpBrokers();
+    }
+
+    /** What decides a persistent send's cost on one side's broker, as the configuration it started with sets it. */
+    private String journal(String side, BrokerKind kind) throws IOException {
+        return switch (kind) {
+            case ARTEMIS -> PerfBrokerConfig.journalBufferTimeout(dir.resolve(side + "-broker.xml"));
+            case ACTIVEMQ -> "none (ActiveMQ Classic, journal-disk-sync " + ClassicBrokerSettings.load(settings.configDir().resolve(
+                    kind.configFile(side)), dir.resolve("data").resolve(side)).journalDiskSync().name().toLowerCase(Locale.ROOT) + ")";
+        };
     }
 
     /**

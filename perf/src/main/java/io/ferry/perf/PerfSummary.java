@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
 import io.ferry.core.ProfilingTags;
@@ -45,8 +46,6 @@ final class PerfSummary {
             new Figure(Comparison.P50_AT_RATE, run -> atRate(run, Latency::p50Ms)),
             new Figure(Comparison.P99_AT_RATE, run -> atRate(run, Latency::p99Ms)));
 
-    /** The broker setting every figure depends on most (config/*-broker.xml), reported with them. */
-    static final String JOURNAL_BUFFER_TIMEOUT = "200 us";
 
     private PerfSummary() {
     }
@@ -69,11 +68,22 @@ final class PerfSummary {
                 && r.warmup().delivery().clean());
         PerfReport.Settings reported = new PerfReport.Settings(settings.messages(), settings.size(), settings.warmup(),
                 settings.warmupMax(), settings.runs(), settings.delivery().stream().map(PerfSettings::deliveryName).toList(), settings.rate(),
-                settings.latencyRate(), settings.latencyMessages(), settings.poolSize(), settings.batchSize(), JOURNAL_BUFFER_TIMEOUT,
+                settings.latencyRate(), settings.latencyMessages(), settings.poolSize(), settings.batchSize(), journal(localBroker, remoteBroker),
                 Runtime.getRuntime().availableProcessors(), Instant.now().toString(), localBroker, remoteBroker, settings.senderThreads(),
                 settings.senderTransaction(), settings.latencySideBySide());
         return new PerfReport(reported, runs, summaries, eventsCosts(settings, runs, workflowId), comparisons(settings, runs),
                 againstPeers(settings, runs, RATE_AND_CPU), againstPeers(settings, runs, LATENCY_AT_RATE), clean);
+    }
+
+    /**
+     * The broker setting every figure depends on most (config/*-broker.xml), reported with them: one value where both brokers
+     * share it, else each side's.
+     */
+    static String journal(PerfReport.Broker local, PerfReport.Broker remote) {
+        if (local == null || remote == null) {
+            return "not recorded";
+        }
+        return Objects.equals(local.journal(), remote.journal()) ? local.journal() : "local " + local.journal() + ", remote " + remote.journal();
     }
 
     private static Double medianThroughput(List<CaseRun> runs, String name, String delivery) {
@@ -93,10 +103,13 @@ final class PerfSummary {
         AdapterCosts adapter = perfCase instanceof FerryCase ferry ? adapterCosts(ferry, runs, workflowId) : null;
         return new CaseSummary(perfCase.name(), perfCase.kind(), delivery, throughput,
                 medianLatency(runs.stream().map(CaseRun::measured).toList()), fixedRate.isEmpty() ? null : medianLatency(fixedRate),
-                ratios, adapter, cpuPerMessage(runs),
-                runs.stream().mapToLong(r -> r.measured().delivery().missing() + (r.fixedRate() == null ? 0 : r.fixedRate().delivery().missing())).sum(),
-                runs.stream().mapToLong(r -> r.measured().delivery().duplicated()
-                        + (r.fixedRate() == null ? 0 : r.fixedRate().delivery().duplicated())).sum());
+                ratios, adapter, cpuPerMessage(runs), everyPass(runs, PerfReport.Delivery::missing), everyPass(runs, PerfReport.Delivery::duplicated));
+    }
+
+    /** A delivery count over every pass of the runs, the warm-ups too: as the report's verdict counts them. */
+    private static long everyPass(List<CaseRun> runs, ToLongFunction<PerfReport.Delivery> count) {
+        return runs.stream().mapToLong(r -> count.applyAsLong(r.warmup().delivery()) + count.applyAsLong(r.measured().delivery())
+                + (r.fixedRate() == null ? 0 : count.applyAsLong(r.fixedRate().delivery()))).sum();
     }
 
     private static Latency medianLatency(List<Pass> passes) {

@@ -23,8 +23,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToDoubleFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.HdrHistogram.Histogram;
 
@@ -121,7 +119,7 @@ public final class SoakRun {
             SoakReport.Settings reported = new SoakReport.Settings(settings.perfCase().name(), settings.persistent() ? "persistent" : "non-persistent",
                     settings.size(), settings.rate(), seconds(settings.duration()), seconds(settings.interval()), seconds(settings.warmup()),
                     settings.messages(), settings.senderThreads(), batchSize(), "artemis " + local, "artemis " + remote, adapterJvm,
-                    journalBufferTimeout(dir.resolve(LOCAL + "-broker.xml")), Runtime.getRuntime().availableProcessors(), startedAt,
+                    PerfBrokerConfig.journalBufferTimeout(dir.resolve(LOCAL + "-broker.xml")), Runtime.getRuntime().availableProcessors(), startedAt,
                     equivalentCommand());
             console.start(settings, reported, dir);
             SoakReport report = drive(reported, local, remote, adapter, new GcLog(gcLog));
@@ -305,12 +303,6 @@ public final class SoakRun {
 
     private int batchSize() {
         return settings.perfCase().batchSize() > 0 ? settings.perfCase().batchSize() : settings.batchSize();
-    }
-
-    /** The brokers' journal-buffer-timeout as their broker.xml sets it, which decides what a persistent send costs. */
-    private static String journalBufferTimeout(Path brokerXml) throws IOException {
-        Matcher matcher = Pattern.compile("<journal-buffer-timeout>\\s*(\\d+)\\s*</journal-buffer-timeout>").matcher(Files.readString(brokerXml));
-        return matcher.find() ? Long.parseLong(matcher.group(1)) / 1000 + " us" : "Artemis's default";
     }
 
     /** The command line that runs this soak again. */
