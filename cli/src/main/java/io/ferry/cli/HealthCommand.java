@@ -45,6 +45,8 @@ public final class HealthCommand implements Callable<Integer> {
             description = "environment variable holding the password (default ${DEFAULT-VALUE}); used with --user")
     String passwordVariable;
 
+    private static final Duration LONGEST_SAMPLE = Duration.ofDays(7);
+
     @Option(names = "--sample", defaultValue = "10s", converter = DurationConverter.class,
             description = "time between the two readings, e.g. 10s or 1m (default ${DEFAULT-VALUE})")
     Duration sample;
@@ -83,6 +85,10 @@ public final class HealthCommand implements Callable<Integer> {
     ManagementClient client() {
         if (sample.isNegative() || sample.isZero()) {
             throw badInput("--sample must be positive");
+        }
+        if (sample.compareTo(LONGEST_SAMPLE) > 0) {
+            // Far beyond any check; a sample in years would overflow the clock's nanoseconds after the first reading.
+            throw badInput("--sample must be at most " + LONGEST_SAMPLE.toHours() + "h");
         }
         if (json != null && html != null && json.toAbsolutePath().normalize().equals(html.toAbsolutePath().normalize())) {
             throw badInput("--json and --html name the same file, " + json + ": the page would overwrite the JSON");

@@ -283,6 +283,10 @@ class HealthCommandTest {
         assertThat(sample.exitCode()).isEqualTo(HealthCommand.EXIT_BAD_INPUT);
         assertThat(sample.err()).startsWith("ferry health: ").contains("'soon' is not a duration").hasLineCount(1);
 
+        CommandRun years = run("health", "--url", "http://127.0.0.1:1", "--sample", "P200000D");
+        assertThat(years.exitCode()).isEqualTo(HealthCommand.EXIT_BAD_INPUT);
+        assertThat(years.err()).isEqualTo("ferry health: --sample must be at most 168h" + System.lineSeparator());
+
         CommandRun credentials = run("health", "--url", "http://ops:s3cret@127.0.0.1:1");
         assertThat(credentials.exitCode()).isEqualTo(HealthCommand.EXIT_BAD_INPUT);
         assertThat(credentials.err()).isEqualTo("ferry health: --url http://ops:****@127.0.0.1:1: give the user with --user and the password in"
