@@ -54,9 +54,10 @@ public final class LoadSink {
         } catch (IllegalArgumentException badSettings) {
             throw badSettings;
         } catch (JMSException | RuntimeException e) {
-            // Some clients fail with an unchecked exception of their own when their connection goes (RabbitMQ's).
+            // Some clients fail with an unchecked exception of their own when their connection goes (RabbitMQ's): named with its
+            // class, which tells a client's failure from a bug of the sink's.
             throw new LoadException("receive from queue '" + settings.queue() + "' at " + settings.broker().location() + " failed: "
-                    + e.getMessage(), e);
+                    + (e instanceof JMSException ? e.getMessage() : e.toString()), e);
         }
     }
 

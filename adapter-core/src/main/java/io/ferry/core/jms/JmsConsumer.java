@@ -295,6 +295,7 @@ public final class JmsConsumer implements Consumer {
         if (errorProducer == null) {
             openErrorProducer();
         }
+        long fullBefore = connection.fullRefusals();
         try {
             markRejected(lastReceived, rejection);
             // Before the send, which gives the message an id of its own (the error queue's copy is a new message).
@@ -308,7 +309,8 @@ public final class JmsConsumer implements Consumer {
             attempts.forget(id);
         } catch (JMSException | RuntimeException e) {
             JMSException failure = JmsFailures.asJms(e);
-            if (connection.refusedInUse(generation, failure) || refusedThere(e)) {
+            if (connection.refusedInUse(generation, failure) || connection.refusedAsFull(generation, e, fullBefore)
+                    || JmsFailures.refusesTheMessage(e) && !connection.lost(generation)) {
                 // Refused as it is used (a user's right to send, checked at each send; the queue gone or full; this message,
                 // which its client cannot encode): the connection is fine. The next move opens the producer again, which
                 // declares a queue that is gone where the client does so.
@@ -319,14 +321,6 @@ public final class JmsConsumer implements Consumer {
             }
             throw failed("move to " + errorQueue, e);
         }
-    }
-
-    /**
-     * Whether the error queue refused the move, its connection up: full (its broker refuses what it has no room for), or the
-     * client would not encode the message. A lost connection would not help: the message waits on the source instead.
-     */
-    private boolean refusedThere(Exception e) {
-        return (connection.provider().isFull(e) || JmsFailures.refusesTheMessage(e)) && !connection.lost(generation);
     }
 
     /** The error queue's producer; a broker that refuses the queue, its connection fine, is said so and keeps the connection. */

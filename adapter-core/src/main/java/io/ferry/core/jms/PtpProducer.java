@@ -1,13 +1,10 @@
 package io.ferry.core.jms;
 
-import java.time.Duration;
-
 import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
-import jakarta.jms.TransactionRolledBackException;
 
 import org.perf4j.aop.Profiled;
 
@@ -37,9 +34,6 @@ import io.ferry.core.provider.QueueCheck;
  * commit and the source's, the source redelivers and the target drops the copy.
  */
 public final class PtpProducer implements Producer {
-
-    /** How long a commit rolled back by the target waits for the client's report that a send of it was refused as full. */
-    private static final Duration REFUSAL_REPORT_PATIENCE = Duration.ofMillis(500);
 
     private final SharedConnection connection;
     private final BrokerProvider provider;
@@ -172,23 +166,13 @@ public final class PtpProducer implements Producer {
                     ProduceException.Failure.REFUSED);
         }
         ProduceException.Failure kind = provider.isDuplicate(e) ? ProduceException.Failure.DUPLICATE
-                : isFull(e, failure) ? ProduceException.Failure.FULL
+                : connection.refusedAsFull(generation, e, refusalsBefore) ? ProduceException.Failure.FULL
                 : ProduceException.Failure.UNAVAILABLE;
         boolean stopping = Failures.causedBy(e, InterruptedException.class) || Thread.currentThread().isInterrupted();
         if (kind == ProduceException.Failure.UNAVAILABLE && !stopping) {
             connection.reportFailure(generation, failure);
         }
         return new ProduceException(what + " " + connection.settings().name() + " failed: " + Failures.message(failure), failure, kind);
-    }
-
-    /** Refused as full by the send or commit itself, or a commit rolled back after the client reported a send of it refused. */
-    private boolean isFull(Exception e, JMSException failure) {
-        if (failure instanceof jakarta.jms.IllegalStateException || connection.lost(generation)) {
-            return false;
-        }
-        boolean full = provider.isFull(e) || failure instanceof TransactionRolledBackException
-                && connection.refusedAsFullSince(refusalsBefore, REFUSAL_REPORT_PATIENCE);
-        return full && !connection.lost(generation); // a loss reported meanwhile comes first
     }
 
     @Override

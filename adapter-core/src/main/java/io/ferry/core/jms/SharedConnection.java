@@ -8,6 +8,7 @@ import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSException;
 import jakarta.jms.Session;
+import jakarta.jms.TransactionRolledBackException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +31,8 @@ public final class SharedConnection implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SharedConnection.class);
     private static final Duration SEND_FAILURE_LOG_INTERVAL = Duration.ofMinutes(1);
+    /** How long a commit rolled back by the broker waits for the client's report that a send of it was refused as full. */
+    private static final Duration REFUSAL_REPORT_PATIENCE = Duration.ofMillis(500);
     /**
      * The connection's one state: changed under this object's lock, read without it (health checks,
      * idle workers asking whether their session is {@link #lost}).
@@ -127,6 +130,22 @@ public final class SharedConnection implements AutoCloseable {
     /** How many sends the client reported refused as full to the connection's listener, so far: a mark for {@link #refusedAsFullSince}. */
     public long fullRefusals() {
         return fullRefusals.get();
+    }
+
+    /**
+     * Whether a send or commit of a session of that generation failed because its destination is full, the connection up:
+     * the client says so ({@link BrokerProvider#isFull}), or it rolled a commit back after reporting a send refused as full
+     * since {@code mark} ({@link #refusedAsFullSince}). A client that closed the producer or session over it says no
+     * longer "full": that session must be opened anew.
+     */
+    boolean refusedAsFull(long sessionGeneration, Exception e, long mark) {
+        JMSException failure = JmsFailures.asJms(e);
+        if (failure instanceof jakarta.jms.IllegalStateException || lost(sessionGeneration)) {
+            return false;
+        }
+        boolean full = provider.isFull(e) || failure instanceof TransactionRolledBackException
+                && refusedAsFullSince(mark, REFUSAL_REPORT_PATIENCE);
+        return full && !lost(sessionGeneration); // a loss reported meanwhile comes first
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.ferry.provider.amqp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.ferry.broker.testing.TestBroker;
 import io.ferry.core.provider.ConnectionSettings;
+import io.ferry.core.provider.InvalidConnectionException;
 import io.ferry.core.provider.SilentNetwork;
 
 class AmqpProviderTest {
@@ -43,6 +45,20 @@ class AmqpProviderTest {
     }
 
     /** Qpid's "peer exceeding our requested idle-timeout" names the timer, not the likely cause; other losses are left as Qpid says them. */
+    /**
+     * Every prefix Qpid reads passes the start-up check, nested names and values with ';' or ',' among them (Qpid splits a
+     * query on '&' only); under no prefix, or a flag Qpid would misread, is refused.
+     */
+    @Test
+    void optionsUnderQpidsPrefixesPassAndOthersAreRefused() {
+        provider.check(settings("amqp://127.0.0.1:5672?jms.prefetchPolicy.all=10&amqp.idleTimeout=60000&transport.tcpNoDelay=TRUE"
+                + "&provider.futureType=balanced&sasl.options.configScope=x&jms.clientIDPrefix=a;b,c"));
+        assertThatThrownBy(() -> provider.check(settings("amqp://127.0.0.1:5672?idleTimeout=60000")))
+                .isInstanceOf(InvalidConnectionException.class).hasMessageContaining("option 'idleTimeout' is not read by the amqp client");
+        assertThatThrownBy(() -> provider.check(settings("amqp://127.0.0.1:5672?transport.tcpNoDelay=yes")))
+                .isInstanceOf(InvalidConnectionException.class).hasMessageContaining("option 'transport.tcpNoDelay': 'yes' is not true or false");
+    }
+
     @Test
     void aConnectionLostToSilenceIsExplainedWithTheIdleTimeout() {
         JMSException idle = new ProviderIdleTimeoutException("Transport closed due to the peer exceeding our requested idle-timeout").toJMSException();

@@ -128,14 +128,15 @@ public final class FerryChannel {
     }
 
     synchronized void start() {
-        if (running) {
-            if (workflow.workerEndedBy() == null) {
-                return;
-            }
-            stop(); // its worker ended by itself: a start runs a fresh one
+        if (running && workflow.workerEndedBy() == null) {
+            return;
         }
-        if (workflowUsed) {
-            AbstractWorkflow fresh = workflows.get();
+        // Built first: should its services fail to build, a channel whose worker ended stays as it was, DOWN with why.
+        AbstractWorkflow fresh = workflowUsed ? workflows.get() : null;
+        if (running) {
+            stop(); // its worker ended by itself: the fresh one takes over
+        }
+        if (fresh != null) {
             synchronized (counts) {
                 deliveredBefore += workflow.counts().delivered();
                 rejectedBefore += workflow.counts().rejected();
