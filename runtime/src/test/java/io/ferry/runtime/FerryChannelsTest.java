@@ -21,6 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import ch.qos.logback.classic.Level;
 
+import io.ferry.broker.testing.JmsTestClient;
+import io.ferry.broker.testing.TestBroker;
 import io.ferry.profiling.TimingRegistry;
 import io.ferry.runtime.channel.FerryChannels;
 import io.ferry.runtime.config.AdapterConfig;
@@ -100,6 +102,45 @@ class FerryChannelsTest {
                     new PrintStream(OutputStream.nullOutputStream()));
             channels.stop(); // a shutdown before the application started them
             assertOnlyTheWatcherConnected(watcher);
+        }
+    }
+
+    /**
+     * Channels stop all at once, each within its own drain-timeout: three whose batches cannot finish (a service holding its
+     * message a minute) stop in about one drain-timeout, where one after another took three, and each message goes back to
+     * the source.
+     */
+    @Test
+    void channelsStopAllAtOnce() throws Exception {
+        int count = 3;
+        Duration drain = Duration.ofSeconds(3);
+        try (TestBroker local = TestBroker.started("local", dir.resolve("local"));
+             TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
+            AdapterConfig adapter = AdapterConfig.between(local.url(), remote.url());
+            for (int i = 0; i < count; i++) {
+                adapter.channel(AdapterConfig.Channel.queues("held-" + i, "in-" + i, "out-" + i).workflow("send-events", false)
+                        .workflow("drain-timeout", drain.toSeconds() + "s").service("hold", "delay", Map.of("delay", "60s")));
+            }
+            Path config = adapter.write(dir.resolve("held.yml"));
+            FerryChannels channels = new FerryChannels(new FerryConfigLoader().load(config), config, TimingRegistry.global(),
+                    new PrintStream(OutputStream.nullOutputStream()));
+            channels.start();
+            try (JmsTestClient client = new JmsTestClient(local.url())) {
+                for (int i = 0; i < count; i++) {
+                    client.send("in-" + i, client.bytes(new byte[] {(byte) i}), Map.of());
+                }
+            }
+            await().atMost(Duration.ofSeconds(60)).until(() -> channels.all().stream().allMatch(channel -> channel.busyWorkers() > 0));
+
+            long started = System.nanoTime();
+            channels.stop();
+
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).as("three drains one after another take " + drain.multipliedBy(count))
+                    .isLessThan(drain.multipliedBy(2));
+            for (int i = 0; i < count; i++) {
+                assertThat(local.messageCount("in-" + i)).as("back on the source").isOne();
+                assertThat(remote.messageCount("out-" + i)).as("on the target").isZero();
+            }
         }
     }
 

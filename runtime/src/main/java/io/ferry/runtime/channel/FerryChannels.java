@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -273,7 +275,7 @@ public final class FerryChannels implements SmartLifecycle {
             slicer.close();
         }
         started = false;
-        channels.values().forEach(FerryChannel::stop);
+        stopAllAtOnce();
         channels.values().forEach(FerryChannel::discard); // one whose start failed, which its stop passes by
         if (events != null) {
             events.close(Duration.ofSeconds(5));
@@ -284,6 +286,51 @@ public final class FerryChannels implements SmartLifecycle {
         out.flush();
         if (statisticsFile != null) {
             StatisticsFile.write(statisticsFile, totals);
+        }
+    }
+
+    /**
+     * Stops every channel at once, each on a thread of its own: each drains within its own drain-timeout, so a batch one
+     * channel cannot finish (a target that holds its sends) neither holds up the others' stop nor makes the whole stop last
+     * a drain-timeout per channel (beyond a container's grace period). Waits for all, however it is interrupted meanwhile.
+     */
+    private void stopAllAtOnce() {
+        List<CompletableFuture<Void>> stopping = new ArrayList<>();
+        for (FerryChannel channel : channels.values()) {
+            CompletableFuture<Void> stopped = new CompletableFuture<>();
+            Thread thread = new Thread(() -> {
+                try {
+                    channel.stop();
+                    stopped.complete(null);
+                } catch (RuntimeException | Error e) {
+                    stopped.completeExceptionally(e);
+                }
+            }, "ferry-stop-" + channel.id());
+            thread.start();
+            stopping.add(stopped);
+        }
+        boolean interrupted = false;
+        RuntimeException failure = null;
+        for (CompletableFuture<Void> stopped : stopping) {
+            while (true) {
+                try {
+                    stopped.get();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    if (failure == null) {
+                        failure = e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+                    }
+                    break;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 
