@@ -56,12 +56,18 @@ public record ProcessCpu(Duration total, Duration jit) {
         return !total.isNegative();
     }
 
-    /** What was used between {@code earlier} and this reading. */
+    /**
+     * What was used between {@code earlier} and this reading. A reading is two reads of /proc, the process's total and then
+     * its threads', so a compiler's tick between them can be in one and not the other: the compilers' share is kept within
+     * the total, which it cannot exceed.
+     */
     public ProcessCpu since(ProcessCpu earlier) {
         if (!known() || !earlier.known()) {
             return UNKNOWN;
         }
-        return new ProcessCpu(total.minus(earlier.total), jit.minus(earlier.jit));
+        Duration used = total.minus(earlier.total);
+        Duration compiled = jit.minus(earlier.jit);
+        return new ProcessCpu(used, compiled.compareTo(used) > 0 ? used : compiled);
     }
 
     private static long compilerTicks(Path task) {
