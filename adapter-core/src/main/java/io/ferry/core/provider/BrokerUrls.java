@@ -148,6 +148,26 @@ public final class BrokerUrls {
         return options;
     }
 
+    /**
+     * The options of the URL's query as a client that splits it on {@code &} only reads them (Qpid JMS): a value may hold
+     * {@code ;}, {@code ,} or parentheses, which {@link #options} takes for separators as Artemis does.
+     */
+    public static Map<String, String> queryOptions(String url) {
+        int query = url.indexOf('?');
+        Map<String, String> options = new LinkedHashMap<>();
+        if (query < 0) {
+            return options;
+        }
+        int fragment = url.indexOf('#', query);
+        for (String pair : url.substring(query + 1, fragment < 0 ? url.length() : fragment).split("&")) {
+            if (!pair.isEmpty()) {
+                int equals = pair.indexOf('=');
+                options.put(equals < 0 ? pair : pair.substring(0, equals), equals < 0 ? "" : pair.substring(equals + 1));
+            }
+        }
+        return options;
+    }
+
     /** The value of an option written in the URL, its name in any case (the clients match names so); null where it has none. */
     public static String option(String url, String name) {
         String value = null;

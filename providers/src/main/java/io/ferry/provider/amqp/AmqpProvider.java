@@ -100,23 +100,6 @@ public final class AmqpProvider implements BrokerProvider {
         BeanProperties.check(JmsConnectionFactory.class, settings.properties());
     }
 
-    /** The URL's query options as Qpid reads them: split on '&' only (a value may hold ';', ',' or parentheses). */
-    private static Map<String, String> queryOptions(String url) {
-        int query = url.indexOf('?');
-        Map<String, String> options = new LinkedHashMap<>();
-        if (query < 0) {
-            return options;
-        }
-        int fragment = url.indexOf('#', query);
-        for (String pair : url.substring(query + 1, fragment < 0 ? url.length() : fragment).split("&")) {
-            if (!pair.isEmpty()) {
-                int equals = pair.indexOf('=');
-                options.put(equals < 0 ? pair : pair.substring(0, equals), equals < 0 ? "" : pair.substring(equals + 1));
-            }
-        }
-        return options;
-    }
-
     /** Qpid's refusal with the options it could not set named, not their values: a value may be a secret. */
     private static String namesOnly(String refusal) {
         Matcher unused = UNUSED.matcher(refusal);
@@ -133,7 +116,7 @@ public final class AmqpProvider implements BrokerProvider {
      * option under no prefix is refused, and a number's or a flag's value checked against the type its setter takes.
      */
     private static void checkOptions(ConnectionSettings settings) {
-        for (Map.Entry<String, String> option : queryOptions(settings.url()).entrySet()) {
+        for (Map.Entry<String, String> option : BrokerUrls.queryOptions(settings.url()).entrySet()) {
             String name = option.getKey();
             String prefix = OPTION_PREFIXES.stream().filter(name::startsWith).findFirst().orElse(null);
             if (prefix == null) {

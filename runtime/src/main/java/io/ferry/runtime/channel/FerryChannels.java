@@ -297,17 +297,7 @@ public final class FerryChannels implements SmartLifecycle {
     private void stopAllAtOnce() {
         List<CompletableFuture<Void>> stopping = new ArrayList<>();
         for (FerryChannel channel : channels.values()) {
-            CompletableFuture<Void> stopped = new CompletableFuture<>();
-            Thread thread = new Thread(() -> {
-                try {
-                    channel.stop();
-                    stopped.complete(null);
-                } catch (RuntimeException | Error e) {
-                    stopped.completeExceptionally(e);
-                }
-            }, "ferry-stop-" + channel.id());
-            thread.start();
-            stopping.add(stopped);
+            stopping.add(CompletableFuture.runAsync(channel::stop, stop -> new Thread(stop, "ferry-stop-" + channel.id()).start()));
         }
         boolean interrupted = false;
         RuntimeException failure = null;
