@@ -469,6 +469,7 @@ final class Worker implements Runnable {
             } else if (attempt >= settings.maxAttempts()) {
                 consumer.moveToErrorDestination(Rejection.of(e, attempt));
                 counts.addRejected();
+                isolateRemaining = Math.max(0, isolateRemaining - 1); // one of a rolled-back batch's messages is through
                 LOG.warn("{}: message moved to the error destination after {} attempt(s): {}", name, attempt, e.getMessage());
             } else {
                 LOG.debug("{}: message rejected (attempt {} of {}): {}", name, attempt, settings.maxAttempts(), e.getMessage());

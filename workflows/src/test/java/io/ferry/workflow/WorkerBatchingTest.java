@@ -166,6 +166,26 @@ class WorkerBatchingTest {
         assertThat(source.recovered).as("messages the source handed back").isEqualTo(20);
     }
 
+    @Test
+    void afterAMoveToTheErrorDestinationBatchesFillAgainOnceTheRolledBackBatchIsThrough() throws Exception {
+        // As above, but the sixth is rejected every time and, at its only attempt, moved to the error destination.
+        ScriptedSource source = new ScriptedSource().waiting(20).arrivingLater(1).waiting(9);
+        MessageHandler rejectingTheSixth = (message, producer) -> {
+            if (message.id().equals("5")) {
+                throw new MessageRejectedException("Service(test)", "always rejected", null);
+            }
+            producer.produce(message);
+        };
+
+        List<Integer> batches = run(source, NO_BATCH_TIME.withMaxAttempts(1), 29, rejectingTheSixth);
+
+        // The nineteen others go one per transaction, the moved one among them; then a batch of the ten after them.
+        List<Integer> expected = new ArrayList<>(Collections.nCopies(19, 1));
+        expected.add(10);
+        assertThat(batches).containsExactlyElementsOf(expected);
+        assertThat(source.moved).as("messages moved to the error destination").isEqualTo(1);
+    }
+
     /** Runs a worker until {@code messages} are committed; returns the size of each committed batch. */
     private static List<Integer> run(ScriptedSource source, WorkflowSettings settings, int messages) throws Exception {
         return run(source, settings, messages, (message, producer) -> producer.produce(message));
@@ -226,6 +246,8 @@ class WorkerBatchingTest {
         final List<Long> waits = new ArrayList<>();
         /** How many messages recovering handed back. */
         int recovered;
+        /** How many messages were moved to the error destination. */
+        int moved;
         /** How often the worker asked the source whether a message was waiting there. */
         int asked;
         private int next;
@@ -357,8 +379,11 @@ class WorkerBatchingTest {
             return 1;
         }
 
+        /** As a source does: the message moved is acknowledged with the move. */
         @Override
-        public void moveToErrorDestination(Rejection rejection) {
+        public synchronized void moveToErrorDestination(Rejection rejection) {
+            unacknowledged.clear();
+            moved++;
         }
 
         @Override
