@@ -131,6 +131,22 @@ class ProviderErrorQueueTest {
         }
     }
 
+    /**
+     * A message an AMQP producer put on Artemis may carry a property name Artemis's core client refuses to set (the
+     * adapter reads it over core all the same): rejected, it moves to the error queue with that property, as sent.
+     */
+    @Test
+    void aRejectedMessageFromArtemisKeepsAPropertyNameItsCoreClientRefusesToSet() throws Exception {
+        try (TestBroker local = TestBroker.started("local", dir.resolve("local"));
+             TestBroker remote = TestBroker.started("remote", dir.resolve("remote"))) {
+            poisonMessagesGoToTheErrorQueue(Route.of(CrossVendorBridgeTest.artemis("local", local.url()), local::messageCount,
+                            // AMQP takes the name on the target: only the rejected messages are under test.
+                            CrossVendorBridgeTest.amqp("remote", remote.url().replace("tcp://", "amqp://"), true), remote::messageCount)
+                    .sentAndReadThrough(CrossVendorBridgeTest.amqp("local", local.url().replace("tcp://", "amqp://"), true)),
+                    Map.of("has-dash", "a value"));
+        }
+    }
+
     /** AMQP carries any property name: one that OpenWire takes and Artemis's core client would refuse reaches Artemis over AMQP. */
     @Test
     void aPropertyNameArtemisCoreRefusesIsCarriedToArtemisOverAmqp() throws Exception {
@@ -445,19 +461,32 @@ class ProviderErrorQueueTest {
 
     /** Every tenth message (ids 7, 17, ...) is poison: rejected by the service three times, then moved to the error queue. */
     private void poisonMessagesGoToTheErrorQueue(Route route) throws Exception {
+        poisonMessagesGoToTheErrorQueue(route, Map.of());
+    }
+
+    /** The same, every message also carrying {@code properties}, which arrive with it at the target or the error queue. */
+    private void poisonMessagesGoToTheErrorQueue(Route route, Map<String, Object> properties) throws Exception {
         IntPredicate poison = id -> id % 10 == 7;
-        send(route.sourceClient(), route.in(), id -> Map.of("poison", poison.test(id)));
+        send(route.sourceClient(), route.in(), id -> {
+            Map<String, Object> sent = new HashMap<>(properties);
+            sent.put("poison", poison.test(id));
+            return sent;
+        });
         AdapterConfig.Channel channel = route.channel("poison").service("poison-check", "jdbc-lookup", POISON_CHECK);
         Set<Integer> rejected = ids(poison);
         ProviderClient.Received bridged = run(route, channel, MESSAGES - rejected.size(), rejected.size());
 
-        assertArrivedOnceAsSent(bridged, ids(poison.negate()), Map.of("verdict", "clean"));
+        Map<String, Object> clean = new HashMap<>(properties);
+        clean.put("verdict", "clean");
+        assertArrivedOnceAsSent(bridged, ids(poison.negate()), clean);
         ProviderClient.Received errors = receive(route.sourceClient(), route.errors(), rejected.size());
-        assertArrivedOnceAsSent(errors, rejected, Map.of(
+        Map<String, Object> moved = new HashMap<>(properties);
+        moved.putAll(Map.of(
                 ErrorProperties.STAGE, LifecycleStages.service("poison-check"),
                 ErrorProperties.EXCEPTION_CLASS, "io.ferry.api.ServiceException",
                 ErrorProperties.ORIGINAL_DESTINATION, route.in(),
                 ErrorProperties.ATTEMPTS, 3));
+        assertArrivedOnceAsSent(errors, rejected, moved);
         errors.byId().forEach((id, copies) -> assertThat(copies.get(0).properties().get(ErrorProperties.MESSAGE)).asString()
                 .startsWith("service 'poison-check': no row for poison=true"));
     }

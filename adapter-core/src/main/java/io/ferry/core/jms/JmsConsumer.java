@@ -1,6 +1,5 @@
 package io.ferry.core.jms;
 
-import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -45,7 +44,6 @@ public final class JmsConsumer implements Consumer {
     /** Reads the other way in a row that may find nothing to read so before the client's failure is taken as it came. */
     private static final int MISSES_OTHERWISE = 3;
 
-    private static final String DELIVERY_COUNT = "JMSXDeliveryCount";
 
     private final SharedConnection connection;
     private final JmsDestination source;
@@ -277,7 +275,7 @@ public final class JmsConsumer implements Consumer {
         int counted;
         String id;
         try {
-            counted = lastReceived.propertyExists(DELIVERY_COUNT) ? lastReceived.getIntProperty(DELIVERY_COUNT) : 1;
+            counted = lastReceived.propertyExists(BrokerProvider.DELIVERY_COUNT) ? lastReceived.getIntProperty(BrokerProvider.DELIVERY_COUNT) : 1;
             id = lastReceived.getJMSMessageID();
         } catch (JMSException | RuntimeException e) {
             return 1;
@@ -338,24 +336,15 @@ public final class JmsConsumer implements Consumer {
         }
     }
 
-    /** A received message's properties are read-only: clear them, then put them back with the rejection's. */
+    /** The rejection's details, added to the message's own properties. */
     private void markRejected(Message message, Rejection rejection) throws JMSException {
-        Map<String, Object> properties = new LinkedHashMap<>();
-        for (Enumeration<?> names = message.getPropertyNames(); names.hasMoreElements(); ) {
-            String name = (String) names.nextElement();
-            if (!DELIVERY_COUNT.equals(name)) {
-                properties.put(name, message.getObjectProperty(name));
-            }
-        }
-        message.clearProperties();
-        for (Map.Entry<String, Object> property : properties.entrySet()) {
-            message.setObjectProperty(property.getKey(), property.getValue());
-        }
-        message.setStringProperty(ErrorProperties.STAGE, rejection.stage());
-        message.setStringProperty(ErrorProperties.EXCEPTION_CLASS, rejection.exceptionClass());
-        message.setStringProperty(ErrorProperties.MESSAGE, ErrorProperties.shortened(rejection.reason()));
-        message.setStringProperty(ErrorProperties.ORIGINAL_DESTINATION, source.name());
-        message.setIntProperty(ErrorProperties.ATTEMPTS, rejection.attempts());
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put(ErrorProperties.STAGE, rejection.stage());
+        details.put(ErrorProperties.EXCEPTION_CLASS, rejection.exceptionClass());
+        details.put(ErrorProperties.MESSAGE, ErrorProperties.shortened(rejection.reason()));
+        details.put(ErrorProperties.ORIGINAL_DESTINATION, source.name());
+        details.put(ErrorProperties.ATTEMPTS, rejection.attempts());
+        connection.provider().addProperties(message, details);
     }
 
     private ConsumeException failed(String what, Exception e) {

@@ -1,5 +1,9 @@
 package io.ferry.core.provider;
 
+import java.util.Enumeration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Destination;
@@ -26,6 +30,9 @@ import io.ferry.api.FerryMessage;
  * reconnects with back-off itself, and a worker must see a lost broker at once to let go of the source.
  */
 public interface BrokerProvider {
+
+    /** The delivery count JMS defines; a broker's own count of a message, never set by a client. */
+    String DELIVERY_COUNT = "JMSXDeliveryCount";
 
     /** The name a connection's {@code provider} key takes: artemis, amqp, openwire, rabbitmq, connection-factory. */
     String name();
@@ -57,6 +64,27 @@ public interface BrokerProvider {
      */
     default void markBridged(Message message, String sourceMessageId, boolean markDuplicate) throws JMSException {
         message.setStringProperty(BridgeProperties.SOURCE_MESSAGE_ID, sourceMessageId);
+    }
+
+    /**
+     * Adds {@code properties} to a message received from this provider's broker, keeping its own, before it is sent on
+     * as it is (to the error queue). A received message's properties are read-only to JMS: they are cleared and set
+     * again, all but {@code JMSXDeliveryCount}, which the broker counts. A client that delivers names it refuses to set
+     * (Artemis's core client, a message an AMQP producer sent) adds them its own way.
+     */
+    default void addProperties(Message received, Map<String, Object> properties) throws JMSException {
+        Map<String, Object> kept = new LinkedHashMap<>();
+        for (Enumeration<?> names = received.getPropertyNames(); names.hasMoreElements(); ) {
+            String name = (String) names.nextElement();
+            if (!DELIVERY_COUNT.equals(name)) {
+                kept.put(name, received.getObjectProperty(name));
+            }
+        }
+        kept.putAll(properties);
+        received.clearProperties();
+        for (Map.Entry<String, Object> property : kept.entrySet()) {
+            received.setObjectProperty(property.getKey(), property.getValue());
+        }
     }
 
     /**

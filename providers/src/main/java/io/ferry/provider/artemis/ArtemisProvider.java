@@ -272,6 +272,21 @@ public final class ArtemisProvider implements BrokerProvider {
         }
     }
 
+    /**
+     * Straight on the core message: the JMS client delivers property names it refuses to set (an AMQP producer's
+     * annotations, {@code JMS_AMQP_MA_x-opt-jms-msg-type}, and any name that is not a Java identifier), so clearing and
+     * setting them again would fail.
+     */
+    @Override
+    public void addProperties(Message received, Map<String, Object> properties) throws JMSException {
+        if (received instanceof ActiveMQMessage artemis) {
+            ClientMessage core = artemis.getCoreMessage();
+            properties.forEach(core::putObjectProperty);
+            return;
+        }
+        BrokerProvider.super.addProperties(received, properties);
+    }
+
     /** Not through the client's pool of values: each id is new, so looking it up there only costs. */
     private static void markBridged(ClientMessage core, String sourceMessageId, boolean markDuplicate) {
         SimpleString id = SimpleString.of(sourceMessageId);
