@@ -26,6 +26,9 @@ import java.util.Objects;
  */
 public final class FerryMessage {
 
+    /** JMS's highest priority (0 is the lowest); other protocols have more (AMQP up to 255). */
+    public static final int HIGHEST_PRIORITY = 9;
+
     /** The JMS body kinds the adapter carries. Object messages are not carried: Ferry never deserializes a body. */
     public enum PayloadType {
         BYTES, TEXT,
@@ -277,7 +280,11 @@ public final class FerryMessage {
         return priority;
     }
 
+    /** @throws IllegalArgumentException for a priority outside JMS's 0 to 9, which a JMS client would refuse to send */
     public void setPriority(int priority) {
+        if (priority < 0 || priority > HIGHEST_PRIORITY) {
+            throw new IllegalArgumentException("priority " + priority + " is outside JMS's 0 to " + HIGHEST_PRIORITY);
+        }
         this.priority = priority;
     }
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import io.ferry.api.FerryMessage;
 import io.ferry.api.FerryMessage.PayloadType;
 
-/** What a service sees of each body kind (docs/messages.md). */
+/** What a service sees of each body kind (docs/messages.md), and the headers it may set. */
 class FerryMessageBodyTest {
 
     @Test
@@ -26,6 +26,18 @@ class FerryMessageBodyTest {
         message.setText(null);
         assertThat(message.text()).isNull();
         assertThat(message.payloadType()).isEqualTo(PayloadType.TEXT);
+    }
+
+    /** A service that sets a priority a JMS client would refuse to send is told so at once, not the target's connection later. */
+    @Test
+    void aPriorityOutsideJmssRangeIsRefused() {
+        FerryMessage message = new FerryMessage("ID:3", PayloadType.NONE, null);
+        message.setPriority(0);
+        message.setPriority(FerryMessage.HIGHEST_PRIORITY);
+        assertThat(message.priority()).isEqualTo(9);
+        assertThatThrownBy(() -> message.setPriority(10)).isInstanceOf(IllegalArgumentException.class).hasMessage("priority 10 is outside JMS's 0 to 9");
+        assertThatThrownBy(() -> message.setPriority(-1)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(message.priority()).isEqualTo(9);
     }
 
     @Test

@@ -135,7 +135,7 @@ class RabbitMqBridgeTest {
     /**
      * Another AMQP 0-9-1 client's messages among the JMS client's own in the source queue, which that client cannot read:
      * each is read in the clear and bridged in its place (body as bytes, message-id as the source id, headers as string
-     * properties); one without a message-id goes to the error queue with the reason. The connection is never taken for
+     * properties, a priority above JMS's 9 as 9); one without a message-id goes to the error queue with the reason. The connection is never taken for
      * lost, and every JMS message arrives once.
      */
     @Test
@@ -152,7 +152,7 @@ class RabbitMqBridgeTest {
             for (int id = 0; id < jmsMessages; id++) {
                 if (plain.contains(id)) {
                     channel.basicPublish("", in, new AMQP.BasicProperties.Builder().messageId("plain-" + id).deliveryMode(2)
-                            .priority(id == 14 ? 7 : null).correlationId(id == 14 ? "request-14" : null)
+                            .priority(id == 14 ? Integer.valueOf(7) : id == 24 ? Integer.valueOf(10) : null).correlationId(id == 14 ? "request-14" : null)
                             .headers(Map.of("label", "plain " + id, "n", id)).build(), ("plain body " + id).getBytes(StandardCharsets.UTF_8));
                 }
                 if (id == 20) {
@@ -201,7 +201,8 @@ class RabbitMqBridgeTest {
                 assertThat(message.getObjectProperty("n")).as("a header read in the clear is a string").isEqualTo(String.valueOf(id));
                 assertThat(message.getJMSDeliveryMode()).isEqualTo(DeliveryMode.PERSISTENT);
                 assertThat(message.getJMSType()).as("the JMS client's note of the body it made is not carried").isNull();
-                assertThat(message.getJMSPriority()).as("priority").isEqualTo(id == 14 ? 7 : Message.DEFAULT_PRIORITY);
+                // AMQP 0-9-1 has priorities up to 255; JMS's highest is 9.
+                assertThat(message.getJMSPriority()).as("priority").isEqualTo(id == 14 ? 7 : id == 24 ? 9 : Message.DEFAULT_PRIORITY);
                 assertThat(message.getJMSCorrelationID()).as("correlation id").isEqualTo(id == 14 ? "request-14" : null);
             }
             assertThat(arrived.get("plain-empty")).isInstanceOf(BytesMessage.class)

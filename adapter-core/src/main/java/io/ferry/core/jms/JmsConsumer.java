@@ -216,7 +216,7 @@ public final class JmsConsumer implements Consumer {
             }
             FerryMessage carried = FerryMessage.unread(id, unread.message(), unread.bodySize());
             carried.setPersistent(message.getJMSDeliveryMode() == DeliveryMode.PERSISTENT);
-            carried.setPriority(message.getJMSPriority());
+            carried.setPriority(JmsMessageTranslator.priority(message));
             carried.setExpiration(message.getJMSExpiration());
             return carried;
         } catch (JMSException e) {
@@ -299,7 +299,8 @@ public final class JmsConsumer implements Consumer {
             // Before the send, which gives the message an id of its own (the error queue's copy is a new message).
             String id = lastReceived.getJMSMessageID();
             // The body is sent as it arrived, so even a message that cannot be translated is kept whole.
-            errorProducer.send(lastReceived, DeliveryMode.PERSISTENT, lastReceived.getJMSPriority(), Message.DEFAULT_TIME_TO_LIVE);
+            errorProducer.send(lastReceived, DeliveryMode.PERSISTENT, JmsMessageTranslator.priority(lastReceived),
+                    Message.DEFAULT_TIME_TO_LIVE);
             // Asked before the commit that acknowledges the message too: a move to a queue that is gone is not committed.
             errorQueueCheck.confirm();
             settle(); // the error queue's send and the message's acknowledgement, in one transaction where there are any

@@ -41,10 +41,13 @@ import io.ferry.core.provider.Failures;
  */
 public final class JmsMessageTranslator {
 
-    /** Set by the broker on each delivery; copying it would be wrong. */
-    private static final String DELIVERY_COUNT = "JMSXDeliveryCount";
     /** The JMS specification reserves this prefix for the provider's own properties. */
     private static final String VENDOR_PREFIX = "JMS_";
+
+    /** The message's priority as a JMS client sends it: one above 9 (another protocol's) as 9, JMS's highest. */
+    public static int priority(Message jms) throws JMSException {
+        return Math.max(0, Math.min(jms.getJMSPriority(), FerryMessage.HIGHEST_PRIORITY));
+    }
 
     public FerryMessage fromJms(Message jms, BrokerProvider source) throws UntranslatableMessageException {
         try {
@@ -52,12 +55,12 @@ public final class JmsMessageTranslator {
             Map<String, Object> metadata = message.metadata();
             for (Enumeration<?> names = jms.getPropertyNames(); names.hasMoreElements(); ) {
                 String name = (String) names.nextElement();
-                if (!DELIVERY_COUNT.equals(name) && !name.startsWith(VENDOR_PREFIX) && !source.isOwnProperty(name)) {
+                if (!BrokerProvider.DELIVERY_COUNT.equals(name) && !name.startsWith(VENDOR_PREFIX) && !source.isOwnProperty(name)) {
                     metadata.put(name, jms.getObjectProperty(name));
                 }
             }
             message.setPersistent(jms.getJMSDeliveryMode() == DeliveryMode.PERSISTENT);
-            message.setPriority(jms.getJMSPriority());
+            message.setPriority(priority(jms));
             message.setExpiration(jms.getJMSExpiration());
             String correlationId = jms.getJMSCorrelationID();
             if (correlationId != null) {
