@@ -1,12 +1,7 @@
 package io.ferry.loadgen;
 
-import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.UnknownHostException;
-import java.util.List;
-import java.util.Set;
 
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
@@ -20,6 +15,7 @@ import io.ferry.core.provider.BrokerProviders;
 import io.ferry.core.provider.BrokerUrls;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.provider.InvalidConnectionException;
+import io.ferry.core.provider.Reachability;
 
 /**
  * One JMS connection to a broker, through the provider its settings name (the bridge's own), opened
@@ -32,9 +28,6 @@ import io.ferry.core.provider.InvalidConnectionException;
  */
 final class BrokerConnection implements AutoCloseable {
 
-    private static final int PROBE_TIMEOUT_MILLIS = 2_000;
-    /** Schemes whose addresses are plain TCP sockets a probe can try. */
-    private static final Set<String> PROBED = Set.of("tcp", "amqp", "nio");
     /** How a connection setting names a factory's bean property. */
     private static final String PROPERTIES = "properties.";
 
@@ -57,7 +50,7 @@ final class BrokerConnection implements AutoCloseable {
         } catch (InvalidConnectionException e) {
             throw new IllegalArgumentException(option(e.setting()) + ": " + e.getMessage());
         }
-        BrokerUrls.Address probe = probeable(settings);
+        BrokerUrls.Address probe = Reachability.probeable(settings);
         if (probe != null) {
             // Some clients log a stack trace for an unknown host before failing; find it first.
             resolve(settings, probe.host());
@@ -74,7 +67,7 @@ final class BrokerConnection implements AutoCloseable {
             });
             return opened;
         } catch (JMSException | RuntimeException e) {
-            throw new LoadException("cannot connect to " + settings.location() + ": " + reason(e, probe), e);
+            throw new LoadException("cannot connect to " + settings.location() + ": " + reason(e, settings), e);
         }
     }
 
@@ -136,19 +129,6 @@ final class BrokerConnection implements AutoCloseable {
         }
     }
 
-    /** The first address of a URL whose addresses are plain TCP sockets, or null. */
-    private static BrokerUrls.Address probeable(ConnectionSettings settings) {
-        if (settings.url() == null) {
-            return null;
-        }
-        List<BrokerUrls.Address> addresses = BrokerUrls.check(settings.url(), PROBED_AND_OTHERS, false, "tcp://127.0.0.1:61616");
-        BrokerUrls.Address first = addresses.get(0);
-        return PROBED.contains(first.scheme()) && first.port() > 0 ? first : null;
-    }
-
-    private static final Set<String> PROBED_AND_OTHERS = Set.of("tcp", "ssl", "vm", "udp", "jgroups", "amqp", "amqps", "amqpws",
-            "amqpwss", "nio", "nio+ssl", "auto", "auto+ssl", "auto+nio", "auto+nio+ssl");
-
     private static void resolve(ConnectionSettings settings, String host) throws LoadException {
         try {
             InetAddress.getByName(host);
@@ -158,13 +138,10 @@ final class BrokerConnection implements AutoCloseable {
     }
 
     /** Why the connection failed: for a plain TCP address, what the operating system says when asked directly. */
-    private static String reason(Exception e, BrokerUrls.Address probe) {
-        if (probe != null) {
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress(probe.host(), probe.port()), PROBE_TIMEOUT_MILLIS);
-            } catch (IOException probeFailure) {
-                return probeFailure.getMessage();
-            }
+    private static String reason(Exception e, ConnectionSettings settings) {
+        String unreachable = Reachability.unreachable(settings);
+        if (unreachable != null) {
+            return unreachable;
         }
         // The port answers (or the URL is not plain TCP): the broker itself refused, say what it said.
         Exception linked = e instanceof JMSException jms ? jms.getLinkedException() : null;

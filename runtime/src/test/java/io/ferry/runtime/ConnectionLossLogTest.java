@@ -1,6 +1,7 @@
 package io.ferry.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
@@ -72,6 +73,20 @@ class ConnectionLossLogTest {
         assertThat(log.lines(Level.WARN)).filteredOn(line -> line.contains(LOST)).singleElement().asString().contains("AMQ219016");
         assertThat(log.lines(Level.INFO)).anySatisfy(line -> assertThat(line).contains("remote broker reconnected"));
         assertThat(connection.state()).isEqualTo(SharedConnection.State.CONNECTED);
+    }
+
+    /**
+     * A broker that does not answer is named with its address and what the operating system says of it, where Artemis's
+     * client says only "Failed to create session factory".
+     */
+    @Test
+    void anUnreachableBrokerIsLoggedWithItsAddressAndWhy() {
+        broker.stop();
+        await().atMost(Duration.ofSeconds(30)).until(() -> log.count(Level.WARN, LOST) == 1);
+
+        assertThatThrownBy(() -> connection.createSession(Session.AUTO_ACKNOWLEDGE)).isInstanceOf(JMSException.class);
+        assertThat(log.lines(Level.WARN)).filteredOn(line -> line.contains("remote broker unreachable")).singleElement().asString()
+                .contains("remote broker unreachable, reconnecting with back-off: Connection refused (" + broker.url() + ")");
     }
 
     /** What a worker's blocked commit gets when Artemis unblocks it without the failure's cause. */

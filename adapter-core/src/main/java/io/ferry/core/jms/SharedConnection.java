@@ -18,6 +18,7 @@ import io.ferry.core.provider.BrokerProviders;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.provider.Failures;
 import io.ferry.core.provider.QueueCheck;
+import io.ferry.core.provider.Reachability;
 
 /**
  * One JMS connection to a broker, shared by a channel's workers; each worker takes sessions from it.
@@ -281,9 +282,11 @@ public final class SharedConnection implements AutoCloseable {
         } catch (JMSException e) {
             state = before.afterFailedOpen();
             if (state != before) {
+                // Once an outage: asking the address directly takes up to 2 s, and names what the client's words may not.
                 String explained = provider.explain(settings, e);
-                LOG.warn("{} broker unreachable, {} with back-off: {}", settings.name(),
-                        state == State.CONNECTING ? "connecting" : "reconnecting", explained != null ? explained : Failures.message(e));
+                String unreachable = explained == null ? Reachability.unreachable(settings) : null;
+                LOG.warn("{} broker unreachable, {} with back-off: {} ({})", settings.name(), state == State.CONNECTING ? "connecting" : "reconnecting",
+                        explained != null ? explained : unreachable != null ? unreachable : Failures.message(e), settings.location());
             }
             throw e;
         }
