@@ -95,7 +95,9 @@ public final class AmqpProvider implements BrokerProvider {
             Provider provider = ProviderFactory.create(new URI(full)); // the amqp.* and transport.* options, no connection yet
             provider.close();
         } catch (Exception e) {
-            throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + namesOnly(String.valueOf(e.getMessage()).strip()), e);
+            // Qpid's words may quote the URL: its passwords masked there too.
+            throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': "
+                    + BrokerUrls.masked(namesOnly(String.valueOf(e.getMessage()).strip())), e);
         }
         BeanProperties.check(JmsConnectionFactory.class, settings.properties());
     }

@@ -135,7 +135,8 @@ public final class ArtemisProvider implements BrokerProvider {
         } catch (InvalidConnectionException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + e.getMessage(), e);
+            // The client's words may quote the URL: its passwords masked there too.
+            throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + BrokerUrls.masked(e.getMessage()), e);
         }
     }
 

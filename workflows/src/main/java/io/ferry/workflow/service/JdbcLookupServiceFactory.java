@@ -12,6 +12,7 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import io.ferry.api.Service;
 import io.ferry.api.ServiceFactory;
+import io.ferry.core.provider.BrokerUrls;
 
 /**
  * {@code jdbc-lookup}: settings {@code url} and {@code query} (required), {@code user},
@@ -80,7 +81,8 @@ public final class JdbcLookupServiceFactory implements ServiceFactory {
         try {
             DriverManager.getDriver(url);
         } catch (SQLException e) {
-            throw settings.invalid(URL, "is not accepted by any JDBC driver on the class path: " + url);
+            // A JDBC URL's password options and user information are written as a broker URL's are: masked the same way.
+            throw settings.invalid(URL, "is not accepted by any JDBC driver on the class path: " + BrokerUrls.masked(url));
         }
     }
 
