@@ -192,7 +192,12 @@ public final class RabbitMqProvider implements BrokerProvider {
         OPTION_DEFAULTS.forEach(options::putIfAbsent);
         int heartbeat = Integer.parseInt(options.get(HEARTBEAT));
         int connectionTimeout = Integer.parseInt(options.get(CONNECTION_TIMEOUT));
+        boolean tls = url.regionMatches(true, 0, "amqps:", 0, "amqps:".length());
         return amqp -> {
+            if (tls) {
+                // The client leaves the broker's name unchecked by default: any certificate the trust store takes would pass.
+                amqp.enableHostnameVerification();
+            }
             // Recovery inside the client would hide a lost broker from the workers (and resend on its own).
             amqp.setAutomaticRecoveryEnabled(false);
             amqp.setTopologyRecoveryEnabled(false);

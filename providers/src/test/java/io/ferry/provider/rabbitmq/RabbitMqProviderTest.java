@@ -6,7 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.StreamCorruptedException;
+import java.security.NoSuchAlgorithmException;
 import java.util.Map;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 
 import jakarta.jms.JMSException;
 
@@ -89,6 +93,27 @@ class RabbitMqProviderTest {
         RabbitMqProvider.amqpSettings("amqp://127.0.0.1:5672/%2f?heartbeat=10&connection_timeout=5000").accept(own);
         assertThat(own.getRequestedHeartbeat()).isEqualTo(10);
         assertThat(own.getConnectionTimeout()).isEqualTo(5000);
+    }
+
+    /** Over TLS the client checks that the broker's certificate names the host it connects to, which it does not by default. */
+    @Test
+    void overTlsTheBrokersCertificateMustNameItsHost() throws Exception {
+        ConnectionFactory tls = new ConnectionFactory();
+        tls.useSslProtocol(SSLContext.getDefault()); // as the JMS client does before Ferry's settings
+        RabbitMqProvider.amqpSettings("amqps://127.0.0.1:5671/%2f").accept(tls);
+        assertThat(endpointIdentification(tls)).isEqualTo("HTTPS");
+        ConnectionFactory plain = new ConnectionFactory();
+        RabbitMqProvider.amqpSettings("amqp://127.0.0.1:5672/%2f").accept(plain);
+        assertThat(plain.getSocketConfigurator()).isNotNull();
+        assertThat(endpointIdentification(plain)).isNull();
+    }
+
+    /** What the client's socket set-up asks a TLS socket to check of the certificate's name (null: nothing). */
+    private static String endpointIdentification(ConnectionFactory factory) throws IOException, NoSuchAlgorithmException {
+        try (SSLSocket socket = (SSLSocket) SSLContext.getDefault().getSocketFactory().createSocket()) {
+            factory.getSocketConfigurator().configure(socket);
+            return socket.getSSLParameters().getEndpointIdentificationAlgorithm();
+        }
     }
 
     /** The client names its timer ("Heartbeat missing with heartbeat = 2 seconds"); Ferry names the likely cause and how long it heard nothing. */
