@@ -5,10 +5,12 @@ import java.util.concurrent.CountDownLatch;
 
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import org.springframework.boot.logging.LoggingSystem;
+import org.springframework.boot.web.server.PortInUseException;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.core.SpringProperties;
 
+import io.ferry.core.provider.Failures;
 import io.ferry.process.ReadySignal;
 import io.ferry.profiling.TimingRegistry;
 import io.ferry.runtime.channel.FerryChannels;
@@ -47,8 +49,9 @@ public final class FerryRun {
             return refused(e);
         }
         FerryChannels channels;
+        FerryProperties properties;
         try {
-            FerryProperties properties = new FerryConfigLoader().load(config);
+            properties = new FerryConfigLoader().load(config);
             channels = new FerryChannels(properties, config, TimingRegistry.global(), System.out);
         } catch (ConfigException e) {
             return refused(e);
@@ -79,7 +82,11 @@ public final class FerryRun {
         } catch (RuntimeException e) {
             // Spring Boot has printed why (its failure report); no stack trace beside it.
             channels.stop();
-            System.err.println("ferry run: the management application did not start (see above); the channels were drained and stopped");
+            FerryProperties.Management management = properties.management();
+            System.err.println("ferry run: " + (Failures.causedBy(e, PortInUseException.class)
+                    ? "ferry.management.port: " + management.port() + " on " + management.address() + " is in use (another adapter?): stop"
+                    + " what holds it, or give the port another number (0 picks a free one)"
+                    : "the management application did not start (see above)") + "; the channels were drained and stopped");
             return EXIT_NOT_STARTED;
         }
         try {
