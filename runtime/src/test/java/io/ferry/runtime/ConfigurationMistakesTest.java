@@ -90,7 +90,7 @@ class ConfigurationMistakesTest {
                 .satisfies(e -> assertThat(((ConfigException) e).lines()).containsExactly(
                         file + ": ferry.channels[0].workflow.pool-size: must be greater than or equal to 1",
                         file + ": ferry.channels[0].workflow.services[0]: service 'd1': setting 'delay' must be a whole number "
-                                + "with a unit ns, us, ms or s (e.g. 2ms), not 'soon'",
+                                + "with a unit ns, us, ms, s, m, h or d (e.g. 2ms), or ISO-8601 (PT30S), not 'soon'",
                         file + ": ferry.channels[0].workflow.services[1].type: unknown service type 'add-metdata' (known: "
                                 + "add-metadata, copy-metadata, delay, jdbc-lookup, list-property, remove-metadata, reverse-payload, template, unlinked, xslt)",
                         file + ": ferry.channels[0].workflow.services[2]: service 'db': setting 'url' is not accepted by any "

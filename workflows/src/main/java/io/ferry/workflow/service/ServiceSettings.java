@@ -1,6 +1,7 @@
 package io.ferry.workflow.service;
 
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.Collections;
 import java.util.Map;
@@ -16,7 +17,7 @@ import java.util.regex.Pattern;
  */
 final class ServiceSettings {
 
-    private static final Pattern AMOUNT_AND_UNIT = Pattern.compile("(\\d+)\\s*(ns|us|ms|s)");
+    private static final Pattern AMOUNT_AND_UNIT = Pattern.compile("(\\d+)\\s*(ns|us|ms|s|m|h|d)");
 
     private final String serviceId;
     private final Map<String, String> values;
@@ -69,22 +70,32 @@ final class ServiceSettings {
         }
     }
 
-    /** The setting as a duration (a whole number and a unit: {@code 250ns}, {@code 500us}, {@code 2ms}, {@code 1s}), or the default. */
+    /** The setting as a duration (a whole number and a unit: {@code 250ns}, {@code 500us}, {@code 2ms}, {@code 1s}, {@code 2m}), or the default. */
     Duration duration(String name, Duration defaultValue) {
         String value = values.get(name);
         return value == null ? defaultValue : duration(name, value.trim());
     }
 
-    /** A whole number and a unit, as {@link #duration(String, Duration)}; refused when it does not fit in nanoseconds (about 292 years). */
+    /**
+     * A whole number and a unit, or ISO-8601 ({@code PT30S}), as the adapter's own durations are written; refused when it is
+     * negative or does not fit in nanoseconds (about 292 years).
+     */
     Duration duration(String name, String value) {
-        Matcher matcher = AMOUNT_AND_UNIT.matcher(value);
-        if (!matcher.matches()) {
-            throw invalid(name, "must be a whole number with a unit ns, us, ms or s (e.g. 2ms), not '" + value + "'");
-        }
+        Duration duration;
         try {
-            Duration duration = Duration.of(Long.parseLong(matcher.group(1)), unit(matcher.group(2)));
+            Matcher matcher = AMOUNT_AND_UNIT.matcher(value);
+            if (matcher.matches()) {
+                duration = Duration.of(Long.parseLong(matcher.group(1)), unit(matcher.group(2)));
+            } else if (value.regionMatches(true, 0, "P", 0, 1) && !value.contains("-")) {
+                duration = Duration.parse(value);
+            } else {
+                throw invalid(name, "must be a whole number with a unit ns, us, ms, s, m, h or d (e.g. 2ms), or ISO-8601 (PT30S), not '"
+                        + value + "'");
+            }
             duration.toNanos();
             return duration;
+        } catch (DateTimeParseException e) {
+            throw invalid(name, "is not an ISO-8601 duration (e.g. PT30S): '" + value + "'");
         } catch (NumberFormatException | ArithmeticException e) {
             throw invalid(name, "is too long: '" + value + "'");
         }
@@ -95,7 +106,10 @@ final class ServiceSettings {
             case "ns" -> ChronoUnit.NANOS;
             case "us" -> ChronoUnit.MICROS;
             case "ms" -> ChronoUnit.MILLIS;
-            default -> ChronoUnit.SECONDS;
+            case "s" -> ChronoUnit.SECONDS;
+            case "m" -> ChronoUnit.MINUTES;
+            case "h" -> ChronoUnit.HOURS;
+            default -> ChronoUnit.DAYS;
         };
     }
 

@@ -23,7 +23,8 @@ class DelayServiceTest {
     private final DelayServiceFactory factory = new DelayServiceFactory();
 
     @ParameterizedTest
-    @CsvSource({"250ns, 250", "500us, 500000", "2ms, 2000000", "1s, 1000000000", "0ms, 0", "' 3 ms ', 3000000"})
+    @CsvSource({"250ns, 250", "500us, 500000", "2ms, 2000000", "1s, 1000000000", "0ms, 0", "' 3 ms ', 3000000", "2m, 120000000000",
+            "1h, 3600000000000", "1d, 86400000000000", "PT0.5S, 500000000", "pt2m, 120000000000"})
     void parsesAnAmountAndAUnit(String setting, long nanos) {
         DelayService service = (DelayService) factory.create("work", Map.of("delay", setting));
 
@@ -31,7 +32,7 @@ class DelayServiceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"2", "ms", "1.5ms", "-1ms", "2 minutes", "2MS", "99999999999999999999s"})
+    @ValueSource(strings = {"2", "ms", "1.5ms", "-1ms", "2 minutes", "2MS", "99999999999999999999s", "PT-1S", "P1Y", "PTx", "200000d"})
     void refusesAnythingElseNamingTheSetting(String setting) {
         assertThatIllegalArgumentException().isThrownBy(() -> factory.create("work", Map.of("delay", setting)))
                 .withMessageStartingWith("service 'work': setting 'delay' ")

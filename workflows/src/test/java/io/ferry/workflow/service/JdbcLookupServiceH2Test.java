@@ -74,7 +74,7 @@ class JdbcLookupServiceH2Test extends JdbcLookupContract {
         assertThatIllegalArgumentException().isThrownBy(() -> factory.create("enrich", with(good, "query-timeout", "500ms")))
                 .withMessage("service 'enrich': setting 'query-timeout' must be at least 1s (JDBC counts whole seconds), not '500ms'");
         assertThatIllegalArgumentException().isThrownBy(() -> factory.create("enrich", with(good, "query-timeout", "30")))
-                .withMessage("service 'enrich': setting 'query-timeout' must be a whole number with a unit ns, us, ms or s (e.g. 2ms), not '30'");
+                .withMessage("service 'enrich': setting 'query-timeout' must be a whole number with a unit ns, us, ms, s, m, h or d (e.g. 2ms), or ISO-8601 (PT30S), not '30'");
         assertThatIllegalArgumentException().isThrownBy(() -> factory.create("enrich", with(good, "querry", "x")))
                 .withMessage("service 'enrich': unknown setting 'querry' (known: parameters, password, pool-size, query, query-timeout, url, user)");
     }
