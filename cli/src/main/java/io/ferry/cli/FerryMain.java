@@ -1,6 +1,9 @@
 package io.ferry.cli;
 
+import java.util.Comparator;
 import java.util.List;
+
+import org.apache.commons.text.similarity.LevenshteinDistance;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -20,6 +23,9 @@ public final class FerryMain {
 
     /** picocli guesses by the first letters: past a few, its guesses are a list of options, not a hint. */
     private static final int MAX_GUESSES = 3;
+    /** An unknown option this close to a known one is taken for it misspelt. */
+    private static final int MISSPELT_WITHIN = 2;
+    private static final LevenshteinDistance LEVENSHTEIN = LevenshteinDistance.getDefaultInstance();
 
     public static void main(String[] args) {
         ParentWatch.startIfAsked();
@@ -61,12 +67,24 @@ public final class FerryMain {
         return error;
     }
 
-    /** "Unknown options: '--confg', 'x' (did you mean --config?)": picocli's message and its first guesses, if any. */
+    /**
+     * "Unknown options: '--confg', 'x' (did you mean --config?)": picocli's message and its first guesses, if any; where it has
+     * none (it guesses by the first two letters: none for --ulr), the options within two letters of the first unknown one.
+     */
     private static String withGuess(ParameterException error) {
-        if (error instanceof UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
-            List<String> guesses = unmatched.getSuggestions();
-            return error.getMessage() + " (did you mean " + String.join(" or ", guesses.subList(0, Math.min(MAX_GUESSES, guesses.size()))) + "?)";
+        if (!(error instanceof UnmatchedArgumentException unmatched)) {
+            return error.getMessage();
         }
-        return error.getMessage();
+        List<String> guesses = unmatched.getSuggestions();
+        if (guesses.isEmpty() && !unmatched.getUnmatched().isEmpty()) {
+            String unknown = unmatched.getUnmatched().get(0);
+            guesses = error.getCommandLine().getCommandSpec().optionsMap().keySet().stream()
+                    .filter(name -> name.startsWith("--") && LEVENSHTEIN.apply(unknown, name) <= MISSPELT_WITHIN)
+                    .sorted(Comparator.comparing((String name) -> LEVENSHTEIN.apply(unknown, name)).thenComparing(name -> name)).toList();
+        }
+        if (guesses.isEmpty()) {
+            return error.getMessage();
+        }
+        return error.getMessage() + " (did you mean " + String.join(" or ", guesses.subList(0, Math.min(MAX_GUESSES, guesses.size()))) + "?)";
     }
 }

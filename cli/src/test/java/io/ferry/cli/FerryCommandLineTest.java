@@ -166,6 +166,8 @@ class FerryCommandLineTest {
             health --urll x              | ferry health: Unknown options: '--urll', 'x' (did you mean --url?)
             health                       | ferry health: Missing required option: '--url=<url>'
             broker --namee local         | ferry broker: Unknown options: '--namee', 'local' (did you mean --name?)
+            health --ulr x               | ferry health: Unknown options: '--ulr', 'x' (did you mean --url or --user?)
+            broker --nmae local          | ferry broker: Unknown options: '--nmae', 'local' (did you mean --name?)
             """)
     void commandLineMistakesAreOneLineAndExitCodeTwo(String arguments, String message) {
         CommandRun result = run(arguments.split(" "));

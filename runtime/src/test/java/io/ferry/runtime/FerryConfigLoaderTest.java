@@ -183,6 +183,9 @@ class FerryConfigLoaderTest {
     void missingFileEmptyFileAndBrokenYaml() throws IOException {
         Path missing = dir.resolve("missing.yml");
         assertThatThrownBy(() -> loader.load(missing)).hasMessage(missing + ": configuration file not found");
+        Path relative = Path.of("no-such-dir", "ferry.yml");
+        assertThatThrownBy(() -> loader.load(relative))
+                .hasMessage(relative + ": configuration file not found in " + Path.of("").toAbsolutePath());
 
         Path empty = write("");
         assertThatThrownBy(() -> loader.load(empty)).hasMessageContaining("the file is empty");

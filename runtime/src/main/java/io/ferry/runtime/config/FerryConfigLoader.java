@@ -22,6 +22,7 @@ import java.util.stream.Collectors;
 import jakarta.validation.Validation;
 import jakarta.validation.ValidatorFactory;
 
+import org.apache.commons.text.similarity.LevenshteinDistance;
 import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -68,12 +69,14 @@ public final class FerryConfigLoader {
     private static final String UNREADABLE = "(unreadable)";
     /** An unknown key this close to a missing one is taken for it misspelt (pool-sise for pool-size, chanels for channels). */
     private static final int MISSPELT_WITHIN = 2;
+    private static final LevenshteinDistance LEVENSHTEIN = LevenshteinDistance.getDefaultInstance();
 
     private final ConfigurationKeys keys = ConfigurationKeys.ofFerry();
 
     public FerryProperties load(Path file) {
         if (!Files.isRegularFile(file)) {
-            throw new ConfigException(file + ": configuration file not found");
+            // A relative path is read from the working directory: say which, for a command run from elsewhere.
+            throw new ConfigException(file + ": configuration file not found" + (file.isAbsolute() ? "" : " in " + Path.of("").toAbsolutePath()));
         }
         if (!Files.isReadable(file)) {
             throw new ConfigException(file + ": configuration file cannot be read");
@@ -256,7 +259,7 @@ public final class FerryConfigLoader {
             // Only named keys: a list's element or a map's entry is no misspelling of a name.
             for (String child : keys.childrenOf(parent).stream().filter(child -> Character.isLetter(child.charAt(0))).toList()) {
                 String meant = parent + "." + child;
-                if (editDistance(misspelt, child) <= MISSPELT_WITHIN && written.stream().noneMatch(name -> isAtOrBelow(name, meant))) {
+                if (LEVENSHTEIN.apply(misspelt, child) <= MISSPELT_WITHIN && written.stream().noneMatch(name -> isAtOrBelow(name, meant))) {
                     stoodFor.add(meant);
                 }
             }
@@ -273,26 +276,6 @@ public final class FerryConfigLoader {
             return key.defaultValue();
         }
         return key.type() == String.class || key.takesAnyKeyBelow() ? UNREADABLE : null;
-    }
-
-    /** Levenshtein's distance: how many letters to insert, delete or replace to make one word the other. */
-    private static int editDistance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int replace = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(replace, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
     }
 
     /** Whether the value can be read as its key's type, placeholders resolved; if not, one problem says why. */
