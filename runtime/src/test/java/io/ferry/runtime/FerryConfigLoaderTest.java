@@ -145,6 +145,8 @@ class FerryConfigLoaderTest {
             negative reconnect max  | 'channels:'                                 | 'reconnect: {max-interval: -5s}\\n  channels:' | ferry.reconnect.max-interval: must be at least 1ms
             reconnect max below initial | 'channels:'                             | 'reconnect: {initial-interval: 2s, max-interval: 1s}\\n  channels:' | ferry.reconnect.max-interval: must not be below ferry.reconnect.initial-interval
             negative events linger  | 'channels:'                                 | 'events: {linger: -1ms}\\n  channels:' | ferry.events.linger: must not be negative
+            events linger too long  | 'channels:'                                 | 'events: {linger: 200000d}\\n  channels:' | ferry.events.linger: '200000d' is too long (at most 106751d)
+            batch time too long     | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-time: 200000d}' | ferry.channels[0].workflow.batch-time: '200000d' is too long (at most 106751d)
             zero time slice         | 'channels:'                                 | 'profiling: {time-slice: 0s}\\n  channels:' | ferry.profiling.time-slice: must be at least 1ms
             management port too big | 'channels:'                               | 'management: {port: 70000}\\n  channels:' | port: must be less than or equal to 65535
             management open beyond loopback | 'channels:'                       | 'management: {address: 0.0.0.0}\\n  channels:' | ferry.management.user: required when ferry.management.address (0.0.0.0) is not a loopback address

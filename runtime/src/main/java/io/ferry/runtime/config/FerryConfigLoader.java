@@ -293,11 +293,25 @@ public final class FerryConfigLoader {
             return false;
         }
         try {
-            CONVERSION.convert(value.strip(), key.type());
+            Object converted = CONVERSION.convert(value.strip(), key.type());
+            if (converted instanceof Duration duration && !fitsInNanos(duration)) {
+                // Waits are counted in nanoseconds: a longer one would overflow when first used, after the checks.
+                problems.add(name + ": '" + value + "' is too long (at most 106751d)");
+                return false;
+            }
             return true;
         } catch (RuntimeException e) {
             problems.add(name + ": " + (key.type().isEnum() ? "unknown value '" + value + "' (known: " + known(key.type()) + ")"
                     : "'" + value + "' is not " + describe(key.type())));
+            return false;
+        }
+    }
+
+    private static boolean fitsInNanos(Duration duration) {
+        try {
+            duration.toNanos();
+            return true;
+        } catch (ArithmeticException e) {
             return false;
         }
     }
