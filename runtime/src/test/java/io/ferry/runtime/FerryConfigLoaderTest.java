@@ -86,6 +86,15 @@ class FerryConfigLoaderTest {
         assertThat(properties.channels().get(0).workflow().batchTime()).isEqualTo(Duration.ofMillis(5));
     }
 
+    /** A topic left empty on both ends (a placeholder with no value, say) names no destination: two of them are no loop. */
+    @Test
+    void emptyTopicsOnBothEndsOfOneConnectionAreNoLoop() throws IOException {
+        FerryProperties properties = loader.load(write(VALID
+                .replace("consume: {connection: local, queue: in}", "consume: {connection: local, queue: in, topic: \"${NO_TOPIC:}\"}")
+                .replace("produce: {connection: remote, queue: out}", "produce: {connection: local, queue: out, topic: \"\"}")));
+        assertThat(properties.channels().get(0).produce().queue()).isEqualTo("out");
+    }
+
     @Test
     void defaultsAndPlaceholdersApply() throws IOException {
         FerryProperties properties = loader.load(write(VALID));

@@ -564,19 +564,25 @@ public final class FerryConfigLoader {
             return;
         }
         FerryProperties.Endpoint target = channel.produce();
-        if (target != null && source.connection().equals(target.connection())
-                && (source.queue() != null && source.queue().equals(target.queue()) || source.topic() != null && source.topic().equals(target.topic()))) {
+        // A blank name (an empty placeholder, say) names nothing: two of them are no loop.
+        boolean sameQueue = target != null && named(source.queue()) && source.queue().equals(target.queue());
+        boolean sameTopic = target != null && named(source.topic()) && source.topic().equals(target.topic());
+        if ((sameQueue || sameTopic) && source.connection().equals(target.connection())) {
             problems.add(key + ".produce: the channel's own source (connection '" + source.connection() + "', "
-                    + (source.queue() != null ? "queue '" + source.queue() : "topic '" + source.topic()) + "'): every message would come back to it");
+                    + (sameQueue ? "queue '" + source.queue() : "topic '" + source.topic()) + "'): every message would come back to it");
         }
-        if (source.queue() != null && source.queue().equals(channel.errorQueue())) {
+        if (named(source.queue()) && source.queue().equals(channel.errorQueue())) {
             problems.add(key + ".error-queue: the channel's own source queue '" + source.queue() + "': a rejected message would come back to it");
         }
     }
 
+    private static boolean named(String destination) {
+        return destination != null && !destination.isBlank();
+    }
+
     private static void checkDestination(String key, FerryProperties.Endpoint endpoint, boolean consumed, List<String> problems) {
-        boolean queue = endpoint.queue() != null && !endpoint.queue().isBlank();
-        boolean topic = endpoint.topic() != null && !endpoint.topic().isBlank();
+        boolean queue = named(endpoint.queue());
+        boolean topic = named(endpoint.topic());
         if (queue == topic) {
             problems.add(key + ": " + (queue ? "set either queue or topic, not both" : "needs a queue or a topic"));
         }
