@@ -23,6 +23,7 @@ import ch.qos.logback.classic.Level;
 
 import io.ferry.broker.testing.JmsTestClient;
 import io.ferry.broker.testing.TestBroker;
+import io.ferry.core.Backoff;
 import io.ferry.profiling.TimingRegistry;
 import io.ferry.runtime.channel.FerryChannels;
 import io.ferry.runtime.config.AdapterConfig;
@@ -53,6 +54,23 @@ class FerryChannelsTest {
             } finally {
                 channels.stop();
             }
+        }
+    }
+
+    /** The events publisher waits between attempts to reach its broker as ferry.reconnect says, as the workers do. */
+    @Test
+    void theEventsPublisherWaitsAsFerryReconnectSays() throws IOException {
+        Path config = AdapterConfig.between("tcp://127.0.0.1:1", "tcp://127.0.0.1:1").channel(AdapterConfig.Channel.queues("events", "in", "out"))
+                .set("reconnect.initial-interval", "50ms").set("reconnect.multiplier", 3.0).set("reconnect.max-interval", "7s")
+                .write(dir.resolve("ferry.yml"));
+        FerryChannels channels = new FerryChannels(new FerryConfigLoader().load(config), config, TimingRegistry.global(),
+                new PrintStream(OutputStream.nullOutputStream()));
+        try {
+            channels.start();
+            assertThat(channels.events().orElseThrow().reconnect())
+                    .isEqualTo(new Backoff(Duration.ofMillis(50), 3.0, Duration.ofSeconds(7), 0));
+        } finally {
+            channels.stop();
         }
     }
 

@@ -140,6 +140,11 @@ public final class LifecycleEventPublisher implements LifecycleEventSink, AutoCl
         }
     }
 
+    /** How long it waits between attempts to reach its broker; it never gives up. */
+    public Backoff reconnect() {
+        return reconnect;
+    }
+
     /** False while the events destination cannot be reached (events are dropped meanwhile). */
     public boolean available() {
         return available;

@@ -140,7 +140,7 @@ public final class FerryChannels implements SmartLifecycle {
         if (anySendsEvents) {
             FerryProperties.Events config = properties.events();
             events = new LifecycleEventPublisher(connection(config.connection()), new LifecycleEventPublisher.Settings(
-                    config.topic(), config.queueCapacity(), config.batchSize(), config.linger(), Backoff.DEFAULT), registry);
+                    config.topic(), config.queueCapacity(), config.batchSize(), config.linger(), reconnect()), registry);
         }
         started = true;
         for (FerryChannel channel : channels.values()) {
