@@ -56,8 +56,8 @@ import io.ferry.core.provider.TlsProblems;
  *
  * <p>Two options of RabbitMQ's URI form are read from the query, with defaults of Ferry's: {@code heartbeat}
  * ({@value #HEARTBEAT_SECONDS} s; the client's own asks for 60 s) and {@code connection_timeout}
- * ({@link SilentNetwork#CONNECT_TIMEOUT_MS} ms), so that a network gone silent is found out within seconds; and one of
- * Ferry's own, {@link #QUEUE_TYPE}. Any other option is refused rather than ignored.
+ * ({@link SilentNetwork#CONNECT_TIMEOUT_MS} ms), so that a network gone silent is found out within seconds; and two of
+ * Ferry's own, {@link #QUEUE_TYPE} and {@link #VERIFY_HOST}. Any other option is refused rather than ignored.
  *
  * <p>The underlying client's automatic recovery stays off: Ferry reconnects itself. RabbitMQ's
  * JMSXDeliveryCount stops growing on classic queues, so Ferry counts attempts itself; shared
@@ -93,6 +93,8 @@ public final class RabbitMqProvider implements BrokerProvider {
      * and a durable subscription's queue; unset, it declares none and RabbitMQ's default applies.
      */
     public static final String QUEUE_TYPE = "queue_type";
+    /** Ferry's own option: over TLS whether the broker's certificate must name the URL's host (the client checks no name by default). */
+    static final String VERIFY_HOST = "verify_host";
     private static final Set<String> QUEUE_TYPES = Set.of("classic", "quorum");
     private static final String QUEUE_TYPES_LISTED = String.join(", ", new TreeSet<>(QUEUE_TYPES));
     /** The options read from the URL's query, each with Ferry's default. */
@@ -138,9 +140,16 @@ public final class RabbitMqProvider implements BrokerProvider {
                 }
                 continue;
             }
+            if (name.equals(VERIFY_HOST)) {
+                if (!value.equals("true") && !value.equals("false")) {
+                    throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + VERIFY_HOST + " '" + value + "' is not true or false");
+                }
+                continue;
+            }
             if (!OPTION_DEFAULTS.containsKey(name)) {
                 throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': option '" + name + "' is not one of "
-                        + HEARTBEAT + " (seconds), " + CONNECTION_TIMEOUT + " (milliseconds), " + QUEUE_TYPE + " (" + QUEUE_TYPES_LISTED + ")");
+                        + HEARTBEAT + " (seconds), " + CONNECTION_TIMEOUT + " (milliseconds), " + QUEUE_TYPE + " (" + QUEUE_TYPES_LISTED + "), "
+                        + VERIFY_HOST + " (true, false)");
             }
             if (!value.matches("\\d{1,9}") || name.equals(HEARTBEAT) && Integer.parseInt(value) > 65_535) {
                 throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + name + " '" + value + "' is not a whole number"
@@ -192,10 +201,12 @@ public final class RabbitMqProvider implements BrokerProvider {
         OPTION_DEFAULTS.forEach(options::putIfAbsent);
         int heartbeat = Integer.parseInt(options.get(HEARTBEAT));
         int connectionTimeout = Integer.parseInt(options.get(CONNECTION_TIMEOUT));
-        boolean tls = url.regionMatches(true, 0, "amqps:", 0, "amqps:".length());
+        // The client checks no name by default, and the JMS client's own hostnameVerification only warns: any certificate the
+        // trust store takes would pass for any broker. verify_host=false leaves it so (a broker known by an address its
+        // certificate does not name).
+        boolean verifyHost = url.regionMatches(true, 0, "amqps:", 0, "amqps:".length()) && !"false".equals(options.get(VERIFY_HOST));
         return amqp -> {
-            if (tls) {
-                // The client leaves the broker's name unchecked by default: any certificate the trust store takes would pass.
+            if (verifyHost) {
                 amqp.enableHostnameVerification();
             }
             // Recovery inside the client would hide a lost broker from the workers (and resend on its own).

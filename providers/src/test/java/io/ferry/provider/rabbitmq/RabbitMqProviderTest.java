@@ -43,7 +43,8 @@ class RabbitMqProviderTest {
         provider.check(settings("amqp://127.0.0.1:5672/%2f?queue_type=quorum"));
         assertRefused("amqp://127.0.0.1:5672/%2f?queue_type=stream", "queue_type 'stream' is not one of classic, quorum");
         assertRefused("amqp://127.0.0.1:5672/%2f?channel_max=10",
-                "option 'channel_max' is not one of heartbeat (seconds), connection_timeout (milliseconds), queue_type (classic, quorum)");
+                "option 'channel_max' is not one of heartbeat (seconds), connection_timeout (milliseconds), queue_type (classic, quorum), "
+                        + "verify_host (true, false)");
         assertRefused("amqp://127.0.0.1:5672/%2f?Heartbeat=10", "option 'Heartbeat' is not one of");
         assertRefused("amqp://127.0.0.1:5672/%2f?heartbeat=2s", "heartbeat '2s' is not a whole number from 0 (the broker's) to 65535");
         assertRefused("amqp://127.0.0.1:5672/%2f?heartbeat=65536", "heartbeat '65536' is not a whole number from 0 (the broker's) to 65535");
@@ -95,17 +96,26 @@ class RabbitMqProviderTest {
         assertThat(own.getConnectionTimeout()).isEqualTo(5000);
     }
 
-    /** Over TLS the client checks that the broker's certificate names the host it connects to, which it does not by default. */
+    /**
+     * Over TLS the client checks that the broker's certificate names the host it connects to, which it does not by default;
+     * verify_host=false in the URL leaves it unchecked.
+     */
     @Test
     void overTlsTheBrokersCertificateMustNameItsHost() throws Exception {
         ConnectionFactory tls = new ConnectionFactory();
         tls.useSslProtocol(SSLContext.getDefault()); // as the JMS client does before Ferry's settings
         RabbitMqProvider.amqpSettings("amqps://127.0.0.1:5671/%2f").accept(tls);
         assertThat(endpointIdentification(tls)).isEqualTo("HTTPS");
+        ConnectionFactory unchecked = new ConnectionFactory();
+        unchecked.useSslProtocol(SSLContext.getDefault());
+        RabbitMqProvider.amqpSettings("amqps://127.0.0.1:5671/%2f?verify_host=false").accept(unchecked);
+        assertThat(endpointIdentification(unchecked)).as("verify_host=false").isNull();
         ConnectionFactory plain = new ConnectionFactory();
         RabbitMqProvider.amqpSettings("amqp://127.0.0.1:5672/%2f").accept(plain);
         assertThat(plain.getSocketConfigurator()).isNotNull();
         assertThat(endpointIdentification(plain)).isNull();
+        provider.check(settings("amqps://127.0.0.1:5671/%2f?verify_host=false"));
+        assertRefused("amqps://127.0.0.1:5671/%2f?verify_host=no", "verify_host 'no' is not true or false");
     }
 
     /** What the client's socket set-up asks a TLS socket to check of the certificate's name (null: nothing). */
