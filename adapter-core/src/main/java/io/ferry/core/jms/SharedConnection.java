@@ -282,7 +282,7 @@ public final class SharedConnection implements AutoCloseable {
         } catch (JMSException e) {
             state = before.afterFailedOpen();
             if (state != before) {
-                // Once an outage: asking the address directly takes up to 2 s, and names what the client's words may not.
+                // Once an outage: asking the address directly (up to half a second) names what the client's words may not.
                 String explained = provider.explain(settings, e);
                 String unreachable = explained == null ? Reachability.unreachable(settings) : null;
                 LOG.warn("{} broker unreachable, {} with back-off: {} ({})", settings.name(), state == State.CONNECTING ? "connecting" : "reconnecting",

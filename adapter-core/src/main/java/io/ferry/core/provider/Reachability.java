@@ -9,11 +9,12 @@ import java.util.Set;
 /**
  * Why a broker cannot be reached, as the operating system says it when asked directly ("Connection refused", "connect timed
  * out", the unknown host): many clients fail to connect with words of their own that do not say why (Artemis's "Failed to
- * create session factory"). Only plain TCP addresses are asked, the first of a URL's.
+ * create session factory"). Only a URL of one plain TCP address is asked.
  */
 public final class Reachability {
 
-    private static final int PROBE_TIMEOUT_MILLIS = 2_000;
+    /** A refused port answers at once, and a dropped one is silent for much longer than this: either is told apart within it. */
+    private static final int PROBE_TIMEOUT_MILLIS = 500;
     /** Schemes whose addresses are plain TCP sockets a probe can try. */
     private static final Set<String> PROBED = Set.of("tcp", "amqp", "nio");
     /** Every scheme a provider's URL may have: the others are not asked. */
@@ -23,19 +24,28 @@ public final class Reachability {
     private Reachability() {
     }
 
-    /** The first address of the settings' URL if it is a plain TCP socket with a port, or null. */
+    /**
+     * The settings' URL's address if it names one plain TCP socket with a port, or null: of a list of brokers, one that
+     * refuses says nothing of why the others failed.
+     */
     public static BrokerUrls.Address probeable(ConnectionSettings settings) {
         if (settings.url() == null) {
             return null;
         }
-        List<BrokerUrls.Address> addresses = BrokerUrls.check(settings.url(), SCHEMES, false, "tcp://127.0.0.1:61616");
-        BrokerUrls.Address first = addresses.get(0);
-        return PROBED.contains(first.scheme()) && first.port() > 0 ? first : null;
+        List<BrokerUrls.Address> addresses;
+        try {
+            addresses = BrokerUrls.check(settings.url(), SCHEMES, false, "tcp://127.0.0.1:61616");
+        } catch (RuntimeException unreadable) {
+            return null; // a URL the provider reads its own way: its client's words stand
+        }
+        BrokerUrls.Address only = addresses.get(0);
+        return addresses.size() == 1 && PROBED.contains(only.scheme()) && only.port() > 0 ? only : null;
     }
 
     /**
-     * Why a TCP connection to the settings' first address fails, or null when it is taken (the broker answered: its own
-     * refusal is the reason) or the address cannot be asked. Waits at most 2 s.
+     * Why a TCP connection to the settings' address fails, or null when it is taken (the broker answered: its own refusal
+     * is the reason) or the address cannot be asked. Waits at most half a second once the host is looked up (which the
+     * client has just done, so the answer is cached).
      */
     public static String unreachable(ConnectionSettings settings) {
         BrokerUrls.Address address = probeable(settings);
