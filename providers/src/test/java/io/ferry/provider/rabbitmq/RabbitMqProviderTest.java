@@ -12,6 +12,7 @@ import java.util.Map;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 
+import jakarta.jms.DeliveryMode;
 import jakarta.jms.JMSException;
 
 import org.junit.jupiter.api.Test;
@@ -22,8 +23,11 @@ import com.rabbitmq.client.AlreadyClosedException;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.MissedHeartbeatException;
 import com.rabbitmq.client.ShutdownSignalException;
+import com.rabbitmq.jms.client.message.RMQTextMessage;
 import com.rabbitmq.jms.util.RMQJMSException;
 
+import io.ferry.core.UntranslatableMessageException;
+import io.ferry.core.jms.JmsMessageTranslator;
 import io.ferry.core.provider.ConnectionSettings;
 import io.ferry.core.provider.InvalidConnectionException;
 import io.ferry.core.provider.SilentNetwork;
@@ -124,6 +128,28 @@ class RabbitMqProviderTest {
             factory.getSocketConfigurator().configure(socket);
             return socket.getSSLParameters().getEndpointIdentificationAlgorithm();
         }
+    }
+
+    /**
+     * A priority above JMS's 9, which AMQP 0-9-1 publishers may set and RabbitMQ's client reads as it is, is read as 9, which
+     * every target's client can send (Artemis's refuses 10); one below 0 as 0.
+     */
+    @Test
+    void aPriorityOutsideJmssRangeIsReadAsTheNearestInIt() throws JMSException, UntranslatableMessageException {
+        RMQTextMessage message = new RMQTextMessage();
+        message.setJMSMessageID("ID:plain-1");
+        message.setText("plain");
+        // A message the client made has no delivery mode or expiration until it is sent.
+        message.setJMSDeliveryMode(DeliveryMode.PERSISTENT);
+        message.setJMSExpiration(0);
+        message.setJMSPriority(10);
+        assertThat(new JmsMessageTranslator().fromJms(message, provider).priority()).isEqualTo(9);
+        message.setJMSPriority(255);
+        assertThat(JmsMessageTranslator.priority(message)).isEqualTo(9);
+        message.setJMSPriority(-1);
+        assertThat(JmsMessageTranslator.priority(message)).isZero();
+        message.setJMSPriority(7);
+        assertThat(JmsMessageTranslator.priority(message)).isEqualTo(7);
     }
 
     /** The client names its timer ("Heartbeat missing with heartbeat = 2 seconds"); Ferry names the likely cause and how long it heard nothing. */
