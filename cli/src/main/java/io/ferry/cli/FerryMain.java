@@ -77,7 +77,7 @@ public final class FerryMain {
         }
         List<String> guesses = unmatched.getSuggestions();
         if (guesses.isEmpty() && !unmatched.getUnmatched().isEmpty()) {
-            String unknown = unmatched.getUnmatched().get(0);
+            String unknown = unmatched.getUnmatched().get(0).split("=", 2)[0]; // --ulr=x is --ulr misspelt
             guesses = error.getCommandLine().getCommandSpec().optionsMap().keySet().stream()
                     .filter(name -> name.startsWith("--") && LEVENSHTEIN.apply(unknown, name) <= MISSPELT_WITHIN)
                     .sorted(Comparator.comparing((String name) -> LEVENSHTEIN.apply(unknown, name)).thenComparing(name -> name)).toList();

@@ -168,6 +168,7 @@ class FerryCommandLineTest {
             broker --namee local         | ferry broker: Unknown options: '--namee', 'local' (did you mean --name?)
             health --ulr x               | ferry health: Unknown options: '--ulr', 'x' (did you mean --url or --user?)
             broker --nmae local          | ferry broker: Unknown options: '--nmae', 'local' (did you mean --name?)
+            broker --nmae=local          | ferry broker: Unknown option: '--nmae=local' (did you mean --name?)
             """)
     void commandLineMistakesAreOneLineAndExitCodeTwo(String arguments, String message) {
         CommandRun result = run(arguments.split(" "));

@@ -12,7 +12,6 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import io.ferry.api.Service;
 import io.ferry.api.ServiceFactory;
-import io.ferry.core.provider.BrokerUrls;
 
 /**
  * {@code jdbc-lookup}: settings {@code url} and {@code query} (required), {@code user},
@@ -81,9 +80,16 @@ public final class JdbcLookupServiceFactory implements ServiceFactory {
         try {
             DriverManager.getDriver(url);
         } catch (SQLException e) {
-            // A JDBC URL's password options and user information are written as a broker URL's are: masked the same way.
-            throw settings.invalid(URL, "is not accepted by any JDBC driver on the class path: " + BrokerUrls.masked(url));
+            // Only the URL's kind: drivers write credentials in forms of their own (Oracle's scott/tiger@host).
+            throw settings.invalid(URL, "is not accepted by any JDBC driver on the class path (a " + kind(url) + " URL)");
         }
+    }
+
+    /** {@code jdbc:postgresql:} of {@code jdbc:postgresql://h/db?password=x}: what names the driver, and nothing after it. */
+    private static String kind(String url) {
+        int first = url.indexOf(':');
+        int second = first < 0 ? -1 : url.indexOf(':', first + 1);
+        return "'" + url.substring(0, (second < 0 ? first : second) + 1) + "'";
     }
 
     private static HikariConfig poolConfig(String id, String url, String user, String password, int poolSize) {

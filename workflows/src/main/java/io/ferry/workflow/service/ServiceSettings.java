@@ -77,8 +77,8 @@ final class ServiceSettings {
     }
 
     /**
-     * A whole number and a unit, or ISO-8601 ({@code PT30S}), as the adapter's own durations are written; refused when it is
-     * negative or does not fit in nanoseconds (about 292 years).
+     * A whole number and a unit (the adapter's units, in lower case), or ISO-8601 ({@code PT30S}); refused when it is negative
+     * or does not fit in nanoseconds (about 292 years).
      */
     Duration duration(String name, String value) {
         Duration duration;

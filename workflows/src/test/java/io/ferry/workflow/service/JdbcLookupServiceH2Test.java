@@ -62,9 +62,9 @@ class JdbcLookupServiceH2Test extends JdbcLookupContract {
         assertThatIllegalArgumentException().isThrownBy(() -> factory.create("enrich", without(good, "query")))
                 .withMessage("service 'enrich': setting 'query' is required");
         assertThatIllegalArgumentException().isThrownBy(() -> factory.create("enrich", with(good, "url", "jdbc:nosuchdb:x")))
-                .withMessage("service 'enrich': setting 'url' is not accepted by any JDBC driver on the class path: jdbc:nosuchdb:x");
-        assertThatIllegalArgumentException().isThrownBy(() -> factory.create("enrich", with(good, "url", "jdbc:nosuchdb://h/db?user=app&password=s3cret")))
-                .withMessage("service 'enrich': setting 'url' is not accepted by any JDBC driver on the class path: jdbc:nosuchdb://h/db?user=app&password=****");
+                .withMessage("service 'enrich': setting 'url' is not accepted by any JDBC driver on the class path (a 'jdbc:nosuchdb:' URL)");
+        assertThatIllegalArgumentException().isThrownBy(() -> factory.create("enrich", with(good, "url", "jdbc:oracle:thin:scott/tiger@//h:1521/s")))
+                .withMessage("service 'enrich': setting 'url' is not accepted by any JDBC driver on the class path (a 'jdbc:oracle:' URL)");
         assertThatIllegalArgumentException().isThrownBy(() -> factory.create("enrich", with(good, "pool-size", "0")))
                 .withMessage("service 'enrich': setting 'pool-size' must be a positive whole number, not '0'");
         assertThatIllegalArgumentException().isThrownBy(() -> factory.create("enrich", with(good, "pool-size", "many")))
