@@ -94,7 +94,7 @@ class ConfigurationMistakesTest {
                         file + ": ferry.channels[0].workflow.services[1].type: unknown service type 'add-metdata' (known: "
                                 + "add-metadata, copy-metadata, delay, jdbc-lookup, list-property, remove-metadata, reverse-payload, template, unlinked, xslt)",
                         file + ": ferry.channels[0].workflow.services[2]: service 'db': setting 'url' is not accepted by any "
-                                + "JDBC driver on the class path: jdbc:nosuchdriver://h/db"));
+                                + "JDBC driver on the class path (a 'jdbc:nosuchdriver:' URL)"));
     }
 
     @Test
