@@ -86,6 +86,15 @@ class FerryConfigLoaderTest {
         assertThat(properties.channels().get(0).workflow().batchTime()).isEqualTo(Duration.ofMillis(5));
     }
 
+    /** The events topic may be bridged by a channel that sends no events itself. */
+    @Test
+    void aChannelWithoutEventsMayBridgeTheEventsTopic() throws IOException {
+        FerryProperties properties = loader.load(write(VALID
+                .replace("consume: {connection: local, queue: in}", "consume: {connection: local, topic: ferry.events, subscription: s}")
+                + "      workflow: {send-events: false}\n"));
+        assertThat(properties.channels().get(0).consume().topic()).isEqualTo("ferry.events");
+    }
+
     /** A topic left empty on both ends (a placeholder with no value, say) names no destination: two of them are no loop. */
     @Test
     void emptyTopicsOnBothEndsOfOneConnectionAreNoLoop() throws IOException {
@@ -147,6 +156,7 @@ class FerryConfigLoaderTest {
             zero batch time         | '- id: a-to-b'                              | '- id: a-to-b\\n      workflow: {batch-time: 0ms}' | ferry.channels[0].workflow.batch-time: must be at least 1ms
             linger beyond batch time | '- id: a-to-b'                             | '- id: a-to-b\\n      workflow: {batch-time: 20ms, batch-linger: 30ms}' | ferry.channels[0].workflow.batch-linger: must not exceed batch-time (20ms)
             produced to its source  | 'produce: {connection: remote, queue: out}' | 'produce: {connection: local, queue: in}'    | ferry.channels[0].produce: the channel's own source (connection 'local', queue 'in'): every message would come back to it
+            consumes its own events | 'consume: {connection: local, queue: in}'   | 'consume: {connection: local, topic: ferry.events, subscription: s}' | ferry.channels[0].consume: the events topic 'ferry.events' on connection 'local', and the channel sends events: each event it bridges would make another; set send-events: false on it
             error queue its source  | '- id: a-to-b'                              | '- id: a-to-b\\n      error-queue: in'     | ferry.channels[0].error-queue: the channel's own source queue 'in': a rejected message would come back to it
             management moved by server.address | 'ferry:'                         | 'server: {address: 0.0.0.0}\\nferry:'     | server.address: not read: the management port is set by ferry.management.port and ferry.management.address
             management on a server of its own | 'ferry:'                          | 'management: {server: {port: 9000}}\\nferry:' | management.server.port: not read: the management port is set by ferry.management.port

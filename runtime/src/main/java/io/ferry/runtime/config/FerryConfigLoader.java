@@ -428,6 +428,7 @@ public final class FerryConfigLoader {
                 checkDestination(key + ".produce", channel.produce(), false, problems);
             }
             checkLoops(key, channel, problems);
+            checkEventsLoop(key, channel, properties.events(), problems);
             Duration linger = channel.workflow().batchLinger();
             Duration batchTime = channel.workflow().batchTime();
             if (batchTime.compareTo(Duration.ofMillis(1)) < 0) {
@@ -573,6 +574,21 @@ public final class FerryConfigLoader {
         }
         if (named(source.queue()) && source.queue().equals(channel.errorQueue())) {
             problems.add(key + ".error-queue: the channel's own source queue '" + source.queue() + "': a rejected message would come back to it");
+        }
+    }
+
+    /**
+     * A channel that consumes the events topic and sends events itself would make an event of every event it bridges, for
+     * ever. Bridging the events topic is fine with that channel's send-events off.
+     */
+    private static void checkEventsLoop(String key, FerryProperties.Channel channel, FerryProperties.Events events, List<String> problems) {
+        FerryProperties.Endpoint source = channel.consume();
+        if (events == null || source == null || !channel.workflow().sendEvents() || !named(source.topic())) {
+            return;
+        }
+        if (source.topic().equals(events.topic()) && events.connection().equals(source.connection())) {
+            problems.add(key + ".consume: the events topic '" + events.topic() + "' on connection '" + events.connection()
+                    + "', and the channel sends events: each event it bridges would make another; set send-events: false on it");
         }
     }
 
