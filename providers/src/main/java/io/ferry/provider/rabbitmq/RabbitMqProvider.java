@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -124,12 +123,12 @@ public final class RabbitMqProvider implements BrokerProvider {
         if (addresses.size() > 1) {
             throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': give one broker's URL");
         }
-        Map<String, String> options;
         try {
-            options = queryOptions(settings.url());
+            new URI(settings.url()); // the connection factory reads it so
         } catch (URISyntaxException e) {
-            throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + e.getMessage(), e);
+            throw new InvalidConnectionException("url", "'" + settings.maskedUrl() + "': " + BrokerUrls.masked(e.getMessage()), e);
         }
+        Map<String, String> options = BrokerUrls.queryOptions(settings.url());
         for (Map.Entry<String, String> option : options.entrySet()) {
             String name = option.getKey();
             String value = option.getValue();
@@ -197,7 +196,7 @@ public final class RabbitMqProvider implements BrokerProvider {
 
     /** What Ferry sets on the underlying AMQP 0-9-1 client's factory, after the JMS client has set it up. */
     static Consumer<com.rabbitmq.client.ConnectionFactory> amqpSettings(String url) {
-        Map<String, String> options = checkedOptions(url);
+        Map<String, String> options = BrokerUrls.queryOptions(url);
         OPTION_DEFAULTS.forEach(options::putIfAbsent);
         int heartbeat = Integer.parseInt(options.get(HEARTBEAT));
         int connectionTimeout = Integer.parseInt(options.get(CONNECTION_TIMEOUT));
@@ -223,7 +222,7 @@ public final class RabbitMqProvider implements BrokerProvider {
      */
     @Override
     public void sessionOpened(ConnectionSettings settings, Session session) throws JMSException {
-        String queueType = checkedOptions(settings.url()).get(QUEUE_TYPE);
+        String queueType = BrokerUrls.queryOptions(settings.url()).get(QUEUE_TYPE);
         if (queueType != null && session instanceof RMQSession rabbitMq) {
             rabbitMq.setQueueDeclareArguments(Map.of("x-queue-type", queueType));
         }
@@ -270,26 +269,6 @@ public final class RabbitMqProvider implements BrokerProvider {
                 + " applies to every queue it uses)";
     }
 
-    /** The options of a URL {@link #check} accepted. */
-    private static Map<String, String> checkedOptions(String url) {
-        try {
-            return queryOptions(url);
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException(e); // check() refuses such a URL before anything connects
-        }
-    }
-
-    /** The URL's query options by name ({@code ?a=1&b}: a is "1", b is ""); the last of a name wins. */
-    private static Map<String, String> queryOptions(String url) throws URISyntaxException {
-        String query = new URI(url).getRawQuery();
-        Map<String, String> options = new LinkedHashMap<>();
-        for (String option : query == null || query.isEmpty() ? new String[0] : query.split("&")) {
-            String[] nameAndValue = option.split("=", 2);
-            options.put(nameAndValue[0], nameAndValue.length > 1 ? nameAndValue[1] : "");
-        }
-        return options;
-    }
-
     @Override
     public String explain(ConnectionSettings settings, JMSException failure) {
         return TlsProblems.explain(failure);
@@ -303,7 +282,7 @@ public final class RabbitMqProvider implements BrokerProvider {
     @Override
     public boolean readsOtherwise(ConnectionSettings settings, Throwable failure) {
         // A body shorter than a stream's header (an empty one, say) ends before it.
-        return failure instanceof RMQJMSException && !"quorum".equals(checkedOptions(settings.url()).get(QUEUE_TYPE))
+        return failure instanceof RMQJMSException && !"quorum".equals(BrokerUrls.queryOptions(settings.url()).get(QUEUE_TYPE))
                 && Failures.find(failure, ShutdownSignalException.class) == null // a connection's end may come as an EOF too
                 && (Failures.causedBy(failure, StreamCorruptedException.class) || Failures.causedBy(failure, EOFException.class));
     }
@@ -402,7 +381,7 @@ public final class RabbitMqProvider implements BrokerProvider {
                 if (refused.group(1).equals("x-queue-type")) {
                     Matcher current = CURRENT_VALUE.matcher(message);
                     String type = current.find(refused.end()) ? current.group(1) : null;
-                    return "queue '" + refused.group(2) + "' " + typeAdvice(type, checkedOptions(settings.url()).get(QUEUE_TYPE)) + reason;
+                    return "queue '" + refused.group(2) + "' " + typeAdvice(type, BrokerUrls.queryOptions(settings.url()).get(QUEUE_TYPE)) + reason;
                 }
                 return "queue '" + refused.group(2) + "' was declared with the argument '" + refused.group(1) + "', and the rabbitmq provider's "
                         + "client declares each queue it uses without any but its type: set that by policy, or reach the queue through amqp" + reason;
